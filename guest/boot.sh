@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the boot check of "./harness test": the kernel was booted
+# with trace_options=stackmap,stacktrace trace_event=sched:sched_switch (S20).
+# Prints one "bootcheck: PASS|FAIL: what" line per check.
+cd /sys/kernel/tracing || exit 1
+check() {
+	if eval "$2" >/dev/null 2>&1; then
+		echo "bootcheck: PASS: $1"
+	else
+		echo "bootcheck: FAIL: $1"
+	fi
+}
+sleep 0.3
+echo 0 > tracing_on
+check "S20 the stackmap option is set from the command line" '[ "$(cat options/stackmap)" = 1 ]'
+check "S20 the map was allocated when tracefs initialized" 'grep -q "^capacity: 16384$" stack_map_stat'
+check "S5 sched_switch stacks are recorded as cookies" 'grep -q "<stack_id [0-9]* gen [0-9]*>" trace'
+check "S20 stacks from before tracefs are recorded in full" 'grep -q "<stack trace>" trace'
+grep -o '<stack_id [0-9]* gen [0-9]*>' trace | sort -u > /tmp/cookies
+awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' stack_map | sort -u > /tmp/records
+check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
+echo "bootcheck: $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks"
+cat stack_map_stat
+exit 0
