@@ -4,7 +4,7 @@
 # events and the stacktrace option, with the stack map off and then on, in a
 # small ring buffer in overwrite mode.
 cd /sys/kernel/tracing || exit 1
-KB=256
+KB=32
 
 sum() { # field: sum it over the per-CPU ring buffer stats
 	cat per_cpu/cpu*/stats | sed -n "s/^$1: *\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'
