@@ -20,6 +20,6 @@ check "S20 stacks from before tracefs are recorded in full" 'grep -q "<stack tra
 grep -o '<stack_id [0-9]* gen [0-9]*>' trace | sort -u > /tmp/cookies
 awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' stack_map | sort -u > /tmp/records
 check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
-echo "bootcheck: $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks"
+echo "bootcheck: $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
 cat stack_map_stat
 exit 0
