@@ -3,13 +3,17 @@
 """Turn the RAW lines of a "./harness bench" run into a markdown report.
 
 usage: report.py BENCH_OUT KUNIT_CONSOLE > report.md
+
+The fields of a RAW line are described at the top of guest/bench.sh.
 """
 import re
 import statistics
 import sys
 from collections import defaultdict
 
-FIELDS = "events stacks bytes span_ns op_ns distinct successes fallbacks".split()
+FIELDS = ("events cookies fullstacks bytes span_ns op_ns ops written overrun "
+          "distinct successes fallbacks").split()
+MODES = ("full", "map", "none")
 
 
 def med(xs):
@@ -22,63 +26,119 @@ def spread(xs, fmt="{:.0f}"):
     return f"{fmt.format(med(xs))} ({fmt.format(min(xs))}-{fmt.format(max(xs))})"
 
 
+def table(out, header, rows):
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "---|" * len(header))
+    for row in rows:
+        assert len(row) == len(header)
+        out.append("| " + " | ".join(row) + " |")
+
+
 def main():
     runs = defaultdict(lambda: defaultdict(dict))   # wl -> mode -> round -> fields
-    head = ""
-    for line in open(sys.argv[1], errors="replace"):
+    fmt, head = {}, ""
+    for n, line in enumerate(open(sys.argv[1], errors="replace"), 1):
         line = line.strip()
         if line.startswith("bench: "):
             head = line[len("bench: "):]
+        if line.startswith("FORMAT "):
+            fmt[line.split()[1]] = int(line.split()[2])
         if not line.startswith("RAW "):
             continue
         p = line.split()
+        if len(p) != 4 + len(FIELDS) or p[2] not in MODES:
+            sys.exit(f"report.py: {sys.argv[1]}:{n}: not a RAW line of this version: {line}")
         wl, mode, rnd = p[1], p[2], int(p[3])
+        if rnd == 0:    # the warm-up round
+            continue
         runs[wl][mode][rnd] = dict(zip(FIELDS, map(float, p[4:])))
     if not runs:
         sys.exit("report.py: no RAW lines in " + sys.argv[1])
+    if set(fmt) != {"kernel_stack_id", "kernel_stack"}:
+        sys.exit("report.py: the FORMAT lines are missing from " + sys.argv[1])
+    # Ring buffer records have a 4-byte header up to 112 bytes of payload.
+    cookie_rec = fmt["kernel_stack_id"] + 4
+    frames_at = fmt["kernel_stack"] + 4
 
-    out = []
-    out.append(f"Kernel and setup: {head}. Medians over the rounds, (min-max) after them.")
-    out.append("Modes: full = stacktrace as today, map = with options/stackmap, none = no stacks.")
-    out.append("")
-    out.append("| workload | bytes/event pair full | map | none | stack record full | map "
-               "| retained map/full | span map/full | limit | distinct | successes | fallbacks "
-               "| time/op full/none | map/none |")
-    out.append("|" + "---|" * 15)
+    out = [f"Kernel and setup: {head}. Medians over the rounds, (min-max) after them.",
+           "Modes: full = stacktrace as today, map = with options/stackmap, none = no stacks.",
+           f"Record sizes from the event formats: a cookie record is {cookie_rec} bytes, "
+           f"a full stack record {frames_at} + 8 per frame.", ""]
+    space, cost, warn = [], [], []
+    f1, f2 = "{:.1f}", "{:.2f}"
     for wl, modes in runs.items():
         rounds = sorted(set(modes["full"]) & set(modes["map"]) & set(modes["none"]))
-        bpe = {m: [modes[m][r]["bytes"] / max(modes[m][r]["events"], 1) for r in rounds]
-               for m in ("full", "map", "none")}
+        v = {m: {k: [modes[m][r][k] for r in rounds] for k in FIELDS} for m in MODES}
+        bpe = {m: [b / max(e, 1) for b, e in zip(v[m]["bytes"], v[m]["events"])] for m in MODES}
         rec_full = [f - n for f, n in zip(bpe["full"], bpe["none"])]
         rec_map = [m - n for m, n in zip(bpe["map"], bpe["none"])]
-        ret = [modes["map"][r]["events"] / max(modes["full"][r]["events"], 1) for r in rounds]
-        span = [modes["map"][r]["span_ns"] / max(modes["full"][r]["span_ns"], 1) for r in rounds]
-        limit = [f / (n + 20) for f, n in zip(bpe["full"], bpe["none"])]
-        t_full = [modes["full"][r]["op_ns"] / max(modes["none"][r]["op_ns"], 1) for r in rounds]
-        t_map = [modes["map"][r]["op_ns"] / max(modes["none"][r]["op_ns"], 1) for r in rounds]
-        mp = lambda k: [modes["map"][r][k] for r in rounds]
-        f1, f2 = "{:.1f}", "{:.2f}"
-        out.append(f"| {wl} | {spread(bpe['full'], f1)} | {spread(bpe['map'], f1)} "
-                   f"| {spread(bpe['none'], f1)} | {spread(rec_full, f1)} | {spread(rec_map, f1)} "
-                   f"| {spread(ret, f2)}x | {spread(span, f2)}x | {med(limit):.2f}x "
-                   f"| {spread(mp('distinct'))} | {spread(mp('successes'))} | {spread(mp('fallbacks'))} "
-                   f"| {spread(t_full, f2)} | {spread(t_map, f2)} |")
+        frames = [(r - frames_at) / 8 for r in rec_full]
+        limit = [f / (n + cookie_rec) for f, n in zip(bpe["full"], bpe["none"])]
+
+        def ratio(a, b, k):
+            return [x / max(y, 1) for x, y in zip(v[a][k], v[b][k])]
+
+        # Time one stack costs: the extra time per operation over "none",
+        # times operations per run, over the events a "none" run writes.
+        def per_stack(m):
+            return [(t - tn) * ops / max(w, 1) for t, tn, ops, w in
+                    zip(v[m]["op_ns"], v["none"]["op_ns"], v["none"]["ops"], v["none"]["written"])]
+
+        space.append([wl, spread(bpe["full"], f1), spread(bpe["map"], f1), spread(bpe["none"], f1),
+                      spread(rec_full, f1), spread(rec_map, f1), spread(frames, f1),
+                      f"{med(limit):.2f}x", spread(ratio("map", "full", "events"), f2) + "x",
+                      spread(ratio("map", "full", "bytes"), "{:.3f}"),
+                      spread(ratio("map", "full", "span_ns"), f2) + "x"])
+        cost.append([wl, spread(per_stack("full")), spread(per_stack("map")),
+                     spread(ratio("full", "none", "op_ns"), f2),
+                     spread(ratio("map", "none", "op_ns"), f2),
+                     spread(v["map"]["distinct"]), spread(v["map"]["successes"]),
+                     spread(v["map"]["fallbacks"]), spread(v["map"]["fullstacks"])])
+        for m in MODES:
+            for r in rounds:
+                x = modes[m][r]
+                if x["overrun"] == 0:
+                    warn.append(f"{wl} {m} round {r} did not fill the buffer: its retained "
+                                "and span figures say nothing")
+                if m != "map" and x["cookies"]:
+                    warn.append(f"{wl} {m} round {r} recorded {x['cookies']:.0f} cookies")
+                if m == "full" and not x["fullstacks"]:
+                    warn.append(f"{wl} full round {r} recorded no stack")
+
+    table(out, ["workload", "bytes per event+stack, full", "map", "event alone",
+                "stack record full", "map", "frames per stack", "limit",
+                "events kept map/full", "buffer bytes map/full", "time span kept map/full"],
+          space)
     out.append("")
-    out.append("limit: the retained ratio the record sizes allow, "
-               "(event + full stack) / (event + 20-byte cookie record).")
+    out.append(f"limit: the ratio of events kept that the record sizes allow, (event + full "
+               f"stack) / (event + {cookie_rec}-byte cookie record); buffer bytes: how full "
+               "the buffer was at the end (overwrite mode drops whole pages, and the page "
+               "being written is partly filled).")
+    out.append("")
+    table(out, ["workload", "time per stack, full", "map", "time per operation full/none",
+                "map/none", "distinct stacks", "cookies (successes)", "fallbacks",
+                "full stacks in map mode"], cost)
+    out.append("")
+    out.append("time per stack: the time an operation takes over its time with no stacks, "
+               "spread over the events traced; it includes unwinding the stack. Distinct "
+               "stacks, successes and fallbacks are the whole map's, all CPUs; full stacks "
+               "in map mode are those in the measured buffer.")
+    if warn:
+        out.append("")
+        out.extend("WARNING: " + w for w in warn)
 
     bench = []
     if len(sys.argv) > 2:
         for line in open(sys.argv[2], errors="replace"):
-            m = re.search(r"# stackmap_bench: (.*)$", line)
+            m = re.search(r"# stackmap_bench: (depth .*)$", line)
             if m:
                 bench.append(m.group(1).strip())
     if bench:
         out.append("")
-        out.append("Map micro-benchmark (KUnit ftrace_stackmap_bench, 16-frame stacks, TCG):")
+        out.append("Map micro-benchmark (KUnit ftrace_stackmap_bench; median (min-max) over "
+                   "the timed passes):")
         out.append("")
-        for b in bench:
-            out.append("    " + b)
+        out.extend("    " + b for b in bench)
     print("\n".join(out))
 
 

@@ -2,19 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of "./harness bench". For each workload and round, the same
 # work is traced three ways, interleaved: stacks in full, stacks as stack map
-# cookies, and no stacks. The ring buffer is small and in overwrite mode, so
-# what is left at the end is what a user would have kept. One line per run:
-#   RAW workload mode round events stacks bytes span_ns op_ns distinct successes fallbacks
+# cookies, and no stacks. The ring buffer is in overwrite mode, so what is
+# left at the end is what a user would have kept.
+#
+# The work runs pinned to one CPU and only that CPU's buffer is measured: an
+# unpinned workload spreads over the CPUs unevenly from run to run, and the
+# span of the retained events then depends on the least busy CPU. In overwrite
+# mode the buffer drops whole sub-buffers (pages), so one page per CPU is
+# partly filled at any time; 128 KiB (32 pages) keeps that under about 1.5%.
+# Each operation does a lot of traced work so that every mode overflows the
+# buffer at least once. One line per run, all counts for that CPU except
+# the map's (distinct, successes, fallbacks), which are the whole map's:
+#   RAW workload mode round events cookies fullstacks bytes span_ns op_ns ops
+#       written overrun distinct successes fallbacks
+# events, cookies, fullstacks: in the buffer at the end; written: entries
+# ever written (in the buffer plus overwritten); op_ns: per operation.
 cd /sys/kernel/tracing || exit 1
 ROUNDS=$(sed -n 's/.*harness\.rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
-ROUNDS=${ROUNDS:-5}
-KB=16
+ROUNDS=${ROUNDS:-9}
+KB=128
+CPU=$(($(nproc) - 1))
+taskset -p "$(printf %x $((1 << CPU)))" $$ > /dev/null || exit 1
+# 32 small files for one cat: 32 opens, reads and writes per operation.
+FILES=
+i=0
+while [ $i -lt 16 ]; do FILES="$FILES /proc/version /proc/self/stat"; i=$((i + 1)); done
 
-sum() { cat per_cpu/cpu*/stats | sed -n "s/^$1: *\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'; }
-# busybox date has no %N: /proc/uptime, in ns, 10 ms resolution; each run
-# takes a second or more.
-now() { awk '{ printf "%.0f\n", $1 * 1000000000 }' /proc/uptime; }
+cpustat() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" per_cpu/cpu$CPU/stats; }
+# The trace clock's "now" in ns, to the microsecond (busybox date has no %N).
+now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' per_cpu/cpu$CPU/stats; }
 stat() { sed -n "s/^$1: //p" stack_map_stat; }
+die() { echo "bench: $*"; exit 1; }
+# A number or the run stops: a missing figure must not shift the others.
+num() { case $2 in '' | *[!0-9]*) die "no $1 (got '$2')" ;; esac; echo "$2"; }
 
 reset_all() {
 	echo 0 > tracing_on
@@ -32,7 +52,9 @@ setup() {
 	reset_all
 	echo $KB > buffer_size_kb
 	echo 1 > options/overwrite
-	[ "$2" = map ] && echo 1 > options/stackmap && echo 0 > stack_map
+	if [ "$2" = map ]; then
+		echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"
+	fi
 	case $1 in
 	sched_switch)
 		echo 1 > events/sched/sched_switch/enable
@@ -51,13 +73,14 @@ setup() {
 	esac
 }
 
-# Operations per run: enough to overflow the buffer in every mode.
+# Operations per run: enough to overflow the buffer in every mode (the
+# "none" mode, with the smallest records, needs the most).
 ops() {
 	case $1 in
-	sched_switch) echo 200 ;;
-	kmalloc) echo 20 ;;
-	function) echo 200 ;;
-	trigger) echo 400 ;;
+	sched_switch) echo 800 ;;
+	kmalloc) echo 30 ;;
+	function) echo 80 ;;
+	trigger) echo 120 ;;
 	esac
 }
 
@@ -65,8 +88,7 @@ op() {
 	case $1 in
 	sched_switch) sleep 0 ;;
 	kmalloc) ls -R /ftrace/test.d > /dev/null ;;
-	function) cat /proc/self/stat /ftrace/README > /dev/null ;;
-	trigger) cat /ftrace/README /ftrace/config /proc/version > /dev/null ;;
+	function | trigger) cat $FILES > /dev/null ;;
 	esac
 }
 
@@ -90,19 +112,30 @@ run() { # workload mode round
 	t1=$(now)
 	echo 0 > tracing_on
 	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
-	cat trace > /tmp/t
+	cat per_cpu/cpu$CPU/trace > /tmp/t
 	p=$(pattern $1)
 	ev=$(grep -c "$p" /tmp/t || true)
-	st=$(grep -c '<stack_id\|<stack trace>' /tmp/t || true)
+	ck=$(grep -c '<stack_id' /tmp/t || true)
+	fs=$(grep -c '<stack trace>' /tmp/t || true)
 	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
 	d=0 s=0 f=0
 	if [ $2 = map ]; then d=$(stat entries) s=$(stat successes) f=$(stat fallbacks); fi
-	echo "RAW $1 $2 $3 $ev $st $(sum bytes) $span $(((t1 - t0) / n)) $d $s $f"
+	ov=$(num overrun "$(cpustat overrun)")
+	wr=$(($(num entries "$(cpustat entries)") + ov))
+	echo "RAW $1 $2 $3 $(num events "$ev") $ck $fs $(num bytes "$(cpustat bytes)")" \
+		"$(num span "$span") $(num time "$(((t1 - t0) / n))") $n $wr $ov" \
+		"$(num distinct "$d") $(num successes "$s") $(num fallbacks "$f")"
 }
 
-echo "bench: $(uname -r), $ROUNDS rounds, ${KB} KiB per CPU in overwrite mode"
+echo "bench: $(uname -r), $ROUNDS rounds, work pinned to CPU $CPU, its ${KB} KiB buffer in overwrite mode"
+# Record sizes from the event formats: the payload of a cookie event, and
+# where the frames start in a full stack event.
+fmt=events/ftrace/kernel_stack_id/format
+echo "FORMAT kernel_stack_id $(num size "$(awk -F'[:;]' '/offset:/ { if ($4 + $6 > m) m = $4 + $6 } END { print m }' $fmt)")"
+fmt=events/ftrace/kernel_stack/format
+echo "FORMAT kernel_stack $(num offset "$(awk -F'[:;]' '/caller/ { print $4 }' $fmt)")"
 for wl in sched_switch kmalloc function trigger; do
-	r=1
+	r=0	# round 0 warms caches up; the report leaves it out
 	while [ $r -le $ROUNDS ]; do
 		for mode in full map none; do run $wl $mode $r; done
 		r=$((r + 1))
