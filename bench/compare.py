@@ -18,12 +18,14 @@ FIG = re.compile(r"(-?[\d.]+) \((-?[\d.]+)-(-?[\d.]+)\)")
 
 
 def parse(path):
-    setup, figs = [], {}
+    setup, figs, series = [], {}, None
     header = None
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
         if line.startswith(("QEMU TCG", "Kernel and setup:")):
             setup.append(line)
+        if line.startswith("Series: "):
+            series = line
         if line.startswith("| workload |"):
             # "| bytes/event pair full | map | none |": the short names
             # belong to the group before them.
@@ -51,16 +53,18 @@ def parse(path):
                 what = re.findall(r"[a-z][a-z0-9 -]*[a-z]", line[pos:f.start()])
                 pos = f.end()
                 figs[f"{label}: {what[-1] if what else '?'}"] = tuple(map(float, f.groups()))
-    return setup, figs
+    return setup, figs, series
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: compare.py OLD_RESULTS NEW_RESULTS")
-    old_setup, old = parse(sys.argv[1])
-    new_setup, new = parse(sys.argv[2])
+    old_setup, old, old_series = parse(sys.argv[1])
+    new_setup, new, new_series = parse(sys.argv[2])
     print("Rerun check against the previous results:")
     print()
+    if old_series != new_series:
+        print(f"    the code differs: previous {old_series or 'series unknown'}")
     if old_setup != new_setup:
         print("    not compared: the previous run had another setup")
         for line in old_setup:

@@ -11,7 +11,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-FIELDS = ("events cookies fullstacks bytes span_ns op_ns ops written overrun "
+FIELDS = ("events cookies fullstacks frames bytes span_ns op_ns ops written overrun "
           "distinct successes fallbacks").split()
 MODES = ("full", "map", "none")
 
@@ -51,6 +51,8 @@ def main():
         wl, mode, rnd = p[1], p[2], int(p[3])
         if rnd == 0:    # the warm-up round
             continue
+        if rnd in runs[wl][mode]:
+            sys.exit(f"report.py: {sys.argv[1]}:{n}: {wl} {mode} round {rnd} twice")
         runs[wl][mode][rnd] = dict(zip(FIELDS, map(float, p[4:])))
     if not runs:
         sys.exit("report.py: no RAW lines in " + sys.argv[1])
@@ -59,20 +61,24 @@ def main():
     # Ring buffer records have a 4-byte header up to 112 bytes of payload.
     cookie_rec = fmt["kernel_stack_id"] + 4
     frames_at = fmt["kernel_stack"] + 4
+    assert cookie_rec - 4 <= 112
 
     out = [f"Kernel and setup: {head}. Medians over the rounds, (min-max) after them.",
            "Modes: full = stacktrace as today, map = with options/stackmap, none = no stacks.",
            f"Record sizes from the event formats: a cookie record is {cookie_rec} bytes, "
-           f"a full stack record {frames_at} + 8 per frame.", ""]
+           f"a full stack record {frames_at} + 8 per frame ({frames_at + 4} + 8 from 13 "
+           "frames on).", ""]
     space, cost, warn = [], [], []
     f1, f2 = "{:.1f}", "{:.2f}"
     for wl, modes in runs.items():
         rounds = sorted(set(modes["full"]) & set(modes["map"]) & set(modes["none"]))
+        if not rounds or any(set(modes[m]) != set(rounds) for m in MODES):
+            sys.exit(f"report.py: {wl}: not every round has the three modes")
         v = {m: {k: [modes[m][r][k] for r in rounds] for k in FIELDS} for m in MODES}
         bpe = {m: [b / max(e, 1) for b, e in zip(v[m]["bytes"], v[m]["events"])] for m in MODES}
         rec_full = [f - n for f, n in zip(bpe["full"], bpe["none"])]
         rec_map = [m - n for m, n in zip(bpe["map"], bpe["none"])]
-        frames = [(r - frames_at) / 8 for r in rec_full]
+        frames = [fr / max(fs, 1) for fr, fs in zip(v["full"]["frames"], v["full"]["fullstacks"])]
         limit = [f / (n + cookie_rec) for f, n in zip(bpe["full"], bpe["none"])]
 
         def ratio(a, b, k):

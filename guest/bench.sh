@@ -9,14 +9,15 @@
 # unpinned workload spreads over the CPUs unevenly from run to run, and the
 # span of the retained events then depends on the least busy CPU. In overwrite
 # mode the buffer drops whole sub-buffers (pages), so one page per CPU is
-# partly filled at any time; 128 KiB (32 pages) keeps that under about 1.5%.
+# partly filled at any time; 128 KiB (33 pages) keeps that under 3%.
 # Each operation does a lot of traced work so that every mode overflows the
 # buffer at least once. One line per run, all counts for that CPU except
 # the map's (distinct, successes, fallbacks), which are the whole map's:
-#   RAW workload mode round events cookies fullstacks bytes span_ns op_ns ops
-#       written overrun distinct successes fallbacks
-# events, cookies, fullstacks: in the buffer at the end; written: entries
-# ever written (in the buffer plus overwritten); op_ns: per operation.
+#   RAW workload mode round events cookies fullstacks frames bytes span_ns
+#       op_ns ops written overrun distinct successes fallbacks
+# events, cookies, fullstacks, frames (of the full stacks): in the buffer at
+# the end; written: entries ever written (in the buffer plus overwritten);
+# op_ns: per operation.
 cd /sys/kernel/tracing || exit 1
 ROUNDS=$(sed -n 's/.*harness\.rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
 ROUNDS=${ROUNDS:-9}
@@ -117,12 +118,13 @@ run() { # workload mode round
 	ev=$(grep -c "$p" /tmp/t || true)
 	ck=$(grep -c '<stack_id' /tmp/t || true)
 	fs=$(grep -c '<stack trace>' /tmp/t || true)
+	fr=$(grep -c '^ => ' /tmp/t || true)
 	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
 	d=0 s=0 f=0
 	if [ $2 = map ]; then d=$(stat entries) s=$(stat successes) f=$(stat fallbacks); fi
 	ov=$(num overrun "$(cpustat overrun)")
 	wr=$(($(num entries "$(cpustat entries)") + ov))
-	echo "RAW $1 $2 $3 $(num events "$ev") $ck $fs $(num bytes "$(cpustat bytes)")" \
+	echo "RAW $1 $2 $3 $(num events "$ev") $ck $fs $fr $(num bytes "$(cpustat bytes)")" \
 		"$(num span "$span") $(num time "$(((t1 - t0) / n))") $n $wr $ov" \
 		"$(num distinct "$d") $(num successes "$s") $(num fallbacks "$f")"
 }
@@ -133,7 +135,7 @@ echo "bench: $(uname -r), $ROUNDS rounds, work pinned to CPU $CPU, its ${KB} KiB
 fmt=events/ftrace/kernel_stack_id/format
 echo "FORMAT kernel_stack_id $(num size "$(awk -F'[:;]' '/offset:/ { if ($4 + $6 > m) m = $4 + $6 } END { print m }' $fmt)")"
 fmt=events/ftrace/kernel_stack/format
-echo "FORMAT kernel_stack $(num offset "$(awk -F'[:;]' '/caller/ { print $4 }' $fmt)")"
+echo "FORMAT kernel_stack $(num offset "$(awk -F'[:;]' '/field:.*caller/ { print $4; exit }' $fmt)")"
 for wl in sched_switch kmalloc function trigger; do
 	r=0	# round 0 warms caches up; the report leaves it out
 	while [ $r -le $ROUNDS ]; do
