@@ -20,7 +20,7 @@
 # op_ns: per operation.
 cd /sys/kernel/tracing || exit 1
 ROUNDS=$(sed -n 's/.*harness\.rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-15}
 KB=128
 CPU=$(($(nproc) - 1))
 taskset -p "$(printf %x $((1 << CPU)))" $$ > /dev/null || exit 1
