@@ -32,10 +32,16 @@ while [ $i -lt 16 ]; do FILES="$FILES /proc/version /proc/self/stat"; i=$((i + 1
 cpustat() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" per_cpu/cpu$CPU/stats; }
 # The trace clock's "now" in ns, to the microsecond (busybox date has no %N).
 now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' per_cpu/cpu$CPU/stats; }
-stat() { sed -n "s/^$1: //p" stack_map_stat; }
+mapstat() { sed -n "s/^$1: //p" stack_map_stat; }
 die() { echo "bench: $*"; exit 1; }
-# A number or the run stops: a missing figure must not shift the others.
-num() { case $2 in '' | *[!0-9]*) die "no $1 (got '$2')" ;; esac; echo "$2"; }
+# need NAME VALUE...: whole numbers or the benchmark stops, so that a missing
+# figure cannot shift the others. Not in $(...): die must end this shell.
+need() {
+	while [ $# -gt 1 ]; do
+		case $2 in '' | *[!0-9]*) die "no $1 (got '$2')" ;; esac
+		shift 2
+	done
+}
 
 reset_all() {
 	echo 0 > tracing_on
@@ -108,9 +114,11 @@ run() { # workload mode round
 	n=$(ops $1)
 	echo 1 > tracing_on
 	t0=$(now)
+	need start "$t0"
 	i=0
 	while [ $i -lt $n ]; do op $1; i=$((i + 1)); done
 	t1=$(now)
+	need end "$t1"
 	echo 0 > tracing_on
 	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
 	cat per_cpu/cpu$CPU/trace > /tmp/t
@@ -121,21 +129,22 @@ run() { # workload mode round
 	fr=$(grep -c '^ => ' /tmp/t || true)
 	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
 	d=0 s=0 f=0
-	if [ $2 = map ]; then d=$(stat entries) s=$(stat successes) f=$(stat fallbacks); fi
-	ov=$(num overrun "$(cpustat overrun)")
-	wr=$(($(num entries "$(cpustat entries)") + ov))
-	echo "RAW $1 $2 $3 $(num events "$ev") $ck $fs $fr $(num bytes "$(cpustat bytes)")" \
-		"$(num span "$span") $(num time "$(((t1 - t0) / n))") $n $wr $ov" \
-		"$(num distinct "$d") $(num successes "$s") $(num fallbacks "$f")"
+	if [ $2 = map ]; then d=$(mapstat entries) s=$(mapstat successes) f=$(mapstat fallbacks); fi
+	b=$(cpustat bytes) en=$(cpustat entries) ov=$(cpustat overrun)
+	need events "$ev" bytes "$b" span "$span" entries "$en" overrun "$ov" \
+		distinct "$d" successes "$s" fallbacks "$f"
+	echo "RAW $1 $2 $3 $ev $ck $fs $fr $b $span $(((t1 - t0) / n)) $n $((en + ov)) $ov $d $s $f"
 }
 
 echo "bench: $(uname -r), $ROUNDS rounds, work pinned to CPU $CPU, its ${KB} KiB buffer in overwrite mode"
 # Record sizes from the event formats: the payload of a cookie event, and
 # where the frames start in a full stack event.
-fmt=events/ftrace/kernel_stack_id/format
-echo "FORMAT kernel_stack_id $(num size "$(awk -F'[:;]' '/offset:/ { if ($4 + $6 > m) m = $4 + $6 } END { print m }' $fmt)")"
-fmt=events/ftrace/kernel_stack/format
-echo "FORMAT kernel_stack $(num offset "$(awk -F'[:;]' '/field:.*caller/ { print $4; exit }' $fmt)")"
+id=$(awk -F'[:;]' '/offset:/ { if ($4 + $6 > m) m = $4 + $6 } END { print m }' \
+	events/ftrace/kernel_stack_id/format)
+at=$(awk -F'[:;]' '/field:.*caller/ { print $4; exit }' events/ftrace/kernel_stack/format)
+need "kernel_stack_id size" "$id" "kernel_stack caller offset" "$at"
+echo "FORMAT kernel_stack_id $id"
+echo "FORMAT kernel_stack $at"
 for wl in sched_switch kmalloc function trigger; do
 	r=0	# round 0 warms caches up; the report leaves it out
 	while [ $r -le $ROUNDS ]; do
