@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# Booting a kernel under QEMU (TCG) with the harness's busybox initramfs.
+
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
+# Multi-threaded TCG (the default with -smp 2) crashes the guest with
+# "Oops: int3" while ftrace patches code: the vCPUs must take turns.
+QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
+	-bios /usr/share/qemu/qboot.rom -accel tcg,thread=single -smp 2 -m 1024)
+QEMU_MORE=()                    # per command: the benchmark's clock
+
+# initramfs SRC OUT: busybox, the guest scripts and SRC's ftracetest.
+initramfs() {
+	local src=$1 out=$2 r a
+	r=$(mktemp -d)
+	mkdir -p "$r"/{bin,dev,proc,sys,tmp,root,etc,guest}
+	cp /bin/busybox "$r/bin/busybox"
+	# A real file, not a link: add_remove_uprobe.tc greps /proc/$$/maps for /bin/*sh.
+	cp /bin/busybox "$r/bin/sh"
+	for a in $(/bin/busybox --list); do
+		[ -e "$r/bin/$a" ] || ln -s busybox "$r/bin/$a"
+	done
+	# No network in the guest: without ping the ping cases are UNRESOLVED, not FAIL.
+	rm -f "$r/bin/ping"
+	ln -s bin "$r/sbin"
+	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
+	printf 'root:x:0:\ntracing:x:1000:\n' >"$r/etc/group"
+	cp -a "$src/tools/testing/selftests/ftrace" "$r/ftrace"
+	cp "$TOP"/guest/*.sh "$r/guest/"
+	install -m 755 "$TOP/guest/init" "$r/init"
+	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
+	rm -rf "$r"
+}
+
+# boot MODE OBJ SRC [kernel args]: runs guest/MODE.sh; the console goes to
+# $RUN/MODE.console, what the guest script writes to /dev/ttyS1 goes to
+# $RUN/MODE.out. Fails on a missing end marker (panic, hang) or a non-zero
+# exit of the guest script.
+boot() {
+	local mode=$1 obj=$2 src=$3
+	shift 3
+	local args="console=ttyS0 panic=-1 oops=panic harness.mode=$mode $*"
+	mkdir -p "$RUN"
+	local con=$RUN/$mode.console out=$RUN/$mode.out
+	rm -f "$con" "$out"
+	initramfs "$src" "$RUN/initramfs.cpio.gz"
+	say "booting $BASE ($mode): qemu-system-x86_64 -accel tcg,thread=single -smp 2${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
+	local t0=$SECONDS rc=0
+	timeout --foreground -k 10 "$QEMU_TIMEOUT" \
+		"${QEMU[@]}" "${QEMU_MORE[@]}" -kernel "$obj/arch/x86/boot/bzImage" -initrd "$RUN/initramfs.cpio.gz" \
+		-chardev file,id=con,path="$con" -serial chardev:con \
+		-chardev file,id=out,path="$out" -serial chardev:out \
+		-append "$args" </dev/null >"$RUN/$mode.qemu" 2>&1 &
+	local qpid=$!
+	# Show the guest's own output while it runs.
+	touch "$out"
+	local show='.'
+	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of)'
+	[ "$mode" = boot ] && show='^bootcheck: '
+	[ "$mode" = bench ] && show='^(bench|RAW|FORMAT) '
+	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &
+	local tpid=$!
+	wait $qpid || rc=$?
+	sleep 0.5
+	kill $tpid 2>/dev/null || true
+	wait $tpid 2>/dev/null || true
+	say "guest ran $((SECONDS - t0)) s"
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		tail -n 40 "$con" >&2
+		echo "harness: FAIL: the guest hung: killed after ${QEMU_TIMEOUT}s (console tail above, full: ${con#"$TOP"/})" >&2
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		cat "$RUN/$mode.qemu" >&2
+		echo "harness: FAIL: qemu exited with $rc" >&2
+		return 1
+	fi
+	local end
+	end=$(tr -d '\r' <"$out" | grep -a '^=== HARNESS EXIT' | tail -1 || true)
+	if [ -z "$end" ]; then
+		tail -n 40 "$con" >&2
+		echo "harness: FAIL: the guest died before finishing (panic or crash; console tail above, full: ${con#"$TOP"/})" >&2
+		return 1
+	fi
+	[ "$end" = "=== HARNESS EXIT 0" ] || {
+		echo "harness: the guest script ended with: $end" >&2
+		return 1
+	}
+}

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# Building a kernel: tinyconfig plus the fragments in config/, with ccache.
+
+has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
+
+# build_kernel SRC OBJ: build SRC into OBJ. ARCH=i386 builds the 32-bit
+# configuration; STACKMAP=n leaves the feature out.
+build_kernel() {
+	local src=$1 obj=$2 cc=gcc arch=${ARCH:-x86_64}
+	mkdir -p "$obj"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	# One cache for the machine: clean clones (CI) reuse it. Objects are
+	# keyed on paths relative to build/ (every objdir sees ../linux).
+	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/stackmap-harness/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+	mkdir -p "$CCACHE_DIR" 2>/dev/null || export CCACHE_DIR=$BUILD/ccache
+	ccache -M 10G >/dev/null 2>&1 || true
+	local frags=("$TOP/config/$arch.config")
+	[ "$arch" = x86_64 ] && frags+=("$TOP/config/base-$BASE.config")
+	if has_stackmap "$src"; then
+		if [ "${STACKMAP:-y}" = n ]; then
+			frags+=("$TOP/config/nostackmap.config")
+		else
+			frags+=("$TOP/config/stackmap.config")
+		fi
+	fi
+	local cfg_sum
+	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
+	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.frag-sum" 2>/dev/null)" != "$cfg_sum" ]; then
+		say "configuring: $arch tinyconfig + ${frags[*]##*/}"
+		make -s -C "$src" O="$obj" ARCH="$arch" tinyconfig >/dev/null
+		"$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
+		make -s -C "$src" O="$obj" ARCH="$arch" olddefconfig >/dev/null
+		check_config "$obj/.config" "${frags[@]}"
+		echo "$cfg_sum" >"$obj/.frag-sum"
+	fi
+	say "building $(base_version "$src") in ${obj#"$TOP"/} (make -j$JOBS)"
+	local t0=$SECONDS
+	if ! make -s -C "$src" O="$obj" ARCH="$arch" CC="$cc" -j"$JOBS" bzImage >"$obj/build.log" 2>&1; then
+		grep -E 'error|Error' "$obj/build.log" | head -30 >&2 || true
+		die "kernel build failed (full log: ${obj#"$TOP"/}/build.log)"
+	fi
+	say "built in $((SECONDS - t0)) s"
+}
+
+check_config() {
+	local cfg=$1 f line bad=0
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			case "$line" in '# CONFIG_'*' is not set') ;; '' | '#'*) continue ;; esac
+			grep -qxF "$line" "$cfg" || { echo "harness: config lost: $line (${f##*/})" >&2; bad=1; }
+		done <"$f"
+	done
+	[ $bad -eq 0 ] || die "the config fragment did not survive olddefconfig"
+}

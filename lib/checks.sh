@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the test run checks after each boot: the console, KUnit, ftracetest
+# (the stackmap cases and the regression subset against the base's own
+# baseline), and the boot with the option on the command line.
+
+PASSED=0 FAILED=0 SKIPPED=0
+pass() { PASSED=$((PASSED + 1)); }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL: [$BASE] $*"; }
+skip() { SKIPPED=$((SKIPPED + 1)); }
+
+# Console: no WARNING/BUG/Oops/lockdep splat anywhere in the boot.
+check_console() {
+	local con=$1 hits
+	hits=$(grep -anE 'WARNING:|BUG:|Oops|Kernel panic|general protection|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|UBSAN:|KASAN:' "$con" || true)
+	if [ -n "$hits" ]; then
+		fail "console: kernel splat in ${con#"$TOP"/}:"
+		echo "$hits" | head -20
+		return
+	fi
+	pass
+}
+
+# KUnit: the KTAP output on the console before /init runs, parsed by the
+# kernel's own kunit.py. A crash mid-suite is a failure, not a missing count.
+check_kunit() {
+	local con=$1 src=$2 ktap=$RUN/kunit.ktap parse=$RUN/kunit.parse rc=0 summary n
+	sed -n '1,/Run \/init as init process/p' "$con" >"$ktap"
+	if ! grep -aq 'KTAP version 1' "$ktap"; then
+		fail "kunit: no KTAP output on the console"
+		return
+	fi
+	(cd "$src" && PYTHONDONTWRITEBYTECODE=1 python3 tools/testing/kunit/kunit.py parse "$ktap") \
+		>"$parse" 2>&1 || rc=$?
+	summary=$(grep -a 'Testing complete' "$parse" | tail -1 | sed 's/.*Testing complete. //; s/\x1b\[[0-9;]*m//g')
+	kcount() { local v; v=$(sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"); echo "${v:-0}"; }
+	n=$(kcount passed); PASSED=$((PASSED + ${n:-0}))
+	n=$(kcount skipped); SKIPPED=$((SKIPPED + ${n:-0}))
+	n=$(($(kcount failed) + $(kcount crashed) + $(kcount errors)))
+	if [ $rc -ne 0 ] || [ $n -ne 0 ] || [ -z "$summary" ]; then
+		sed 's/\x1b\[[0-9;]*m//g' "$parse" | grep -aE 'FAILED|CRASHED|ERROR|Expected|not ok' | head -40
+		FAILED=$((FAILED + (n > 0 ? n - 1 : 0)))
+		fail "kunit: ${summary:-the parser found no results} (full: ${parse#"$TOP"/})"
+		return
+	fi
+	echo "kunit [$BASE]: $summary"
+}
+
+# ftracetest: results are lines "[N] description<TAB>[RESULT]".
+ft_results() {
+	sed -E 's/\x1b\[[0-9;]*m//g' "$1" | tr -d '\r' |
+		sed -nE 's/^\[[0-9]+\] *(.*)\t\[([A-Z]+)\]$/\2\t\1/p' | sed -E 's/ +/ /g'
+}
+
+# Some descriptions are not unique: number the repeats (" #2") in run
+# order, which is the same on every run.
+ft_number() { awk -F'\t' '{ n = ++seen[$2]; print $1 "\t" $2 (n > 1 ? " #" n : "") }'; }
+
+# Names of the cases that live in test.d/stackmap (the guest prints them).
+stackmap_cases() { tr -d '\r' <"$1" | sed -n 's/^=== STACKMAP CASE //p' | sed -E 's/ +/ /g'; }
+
+# Every stackmap case must pass; every other case must do at least as well
+# as on the base (tests/ftracetest-baseline-BASE.txt), and every case that
+# passed there must have run.
+check_ftracetest() {
+	local out=$1 res name was n=0
+	[ -f "$BASELINE" ] || die "${BASELINE#"$TOP"/} is missing (./harness baseline)"
+	local cases smcases basecases names missing
+	cases=$(ft_results "$out" | ft_number)
+	basecases=$(grep -v '^#' "$BASELINE" | ft_number)
+	smcases=$(stackmap_cases "$out")
+	[ -n "$cases" ] || { fail "ftracetest: no results in the guest output"; return; }
+	while IFS=$'\t' read -r res name; do
+		n=$((n + 1))
+		was=$(awk -F'\t' -v n="$name" '$2 == n { print $1 }' <<<"$basecases")
+		if grep -qxF -- "$name" <<<"$smcases"; then
+			if [ "$res" = PASS ]; then pass; else fail "ftracetest (stackmap): $name: $res"; fi
+			continue
+		fi
+		case "$res" in
+		PASS) pass ;;
+		UNSUPPORTED | UNTESTED | XFAIL)
+			if [ "$was" = PASS ]; then fail "ftracetest: $name: $res (PASS on the base)"; else skip; fi ;;
+		*)
+			if [ "$was" = "$res" ]; then
+				echo "known on the base [$BASE]: $name: $res"
+				skip
+			else
+				fail "ftracetest: $name: $res (${was:-not run} on the base)"
+			fi ;;
+		esac
+	done <<<"$cases"
+	# No "cut | grep -q" here: with pipefail, grep -q's early exit can make
+	# cut die of SIGPIPE and the name look missing.
+	names=$(cut -f2 <<<"$cases")
+	missing=$(awk -F'\t' '$1 == "PASS" { print $2 }' <<<"$basecases" | while IFS= read -r name; do
+		grep -qxF -- "$name" <<<"$names" || echo "$name"
+	done)
+	[ -n "${FTRACETEST:-}" ] && missing=
+	[ -z "$missing" ] || fail "ftracetest: cases that passed on the base did not run: $missing"
+	missing=$(while IFS= read -r name; do
+		[ -z "$name" ] || grep -qxF -- "$name" <<<"$names" || echo "$name"
+	done <<<"$smcases")
+	[ -z "$missing" ] || fail "ftracetest: stackmap cases that did not run: $missing"
+	echo "ftracetest [$BASE]: $n cases"
+}
+
+# A second, short boot with the option on the kernel command line.
+check_boot_option() {
+	local out=$RUN/boot.out line
+	# trace_clock=local: when TCG fails to calibrate the TSC, the kernel
+	# switches the default trace clock to "global" at late_initcall, which
+	# resets the buffer and would throw away the stacks of early boot.
+	if ! boot boot "$OBJ" "$KT" kunit.enable=0 trace_clock=local \
+		trace_options=stackmap,stacktrace trace_event=sched:sched_switch; then
+		fail "boot with trace_options=stackmap,stacktrace did not finish"
+		return
+	fi
+	check_console "$RUN/boot.console"
+	while IFS= read -r line; do
+		case "$line" in
+		"bootcheck: PASS: "*) pass ;;
+		"bootcheck: FAIL: "*) fail "${line#bootcheck: FAIL: }" ;;
+		esac
+	done < <(tr -d '\r' <"$out")
+	grep -q '^bootcheck: PASS' "$out" || fail "boot check: no results"
+}

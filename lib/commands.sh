@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+# The commands of ./harness, one function each. Every command works on one
+# base (BASE, default the mainline one) except "test", which runs them all.
+
+cmd_build() {
+	deps
+	workspace
+	build_kernel "$KT" "$OBJ"
+}
+
+# test_base: everything "test" runs on the current base but the gates.
+test_base() {
+	local rc=0
+	cmd_build
+	boot test "$OBJ" "$KT" ${FTRACETEST:+harness.ftt=$FTRACETEST} || rc=1
+	if [ $rc -ne 0 ] && ! grep -aq '^=== HARNESS EXIT' "$RUN/test.out"; then
+		fail "boot: the guest did not finish"
+	else
+		pass
+	fi
+	check_console "$RUN/test.console"
+	check_kunit "$RUN/test.console" "$KT"
+	check_ftracetest "$RUN/test.out"
+	check_boot_option
+}
+
+cmd_test() {
+	local t0=$SECONDS b bases=("${BASES[@]}") p0 f0
+	[ -n "${ONLY_BASE:-}" ] && bases=("$ONLY_BASE")
+	for b in "${bases[@]}"; do
+		use_base "$b"
+		p0=$PASSED f0=$FAILED
+		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
+		test_base
+		if [ "$b" = "$MAINLINE" ] && [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
+			run_gates
+		fi
+		say "=== base $b: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+	done
+	echo "harness: test run took $((SECONDS - t0)) s"
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ "$FAILED" -eq 0 ]
+}
+
+cmd_kunit() {
+	local glob=${1:-} rc=0
+	cmd_build
+	boot kunit "$OBJ" "$KT" ${glob:+kunit.filter_glob=$glob} || { rc=1; fail "boot: the guest did not finish"; }
+	check_kunit "$RUN/kunit.console" "$KT"
+	check_console "$RUN/kunit.console"
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ "$FAILED" -eq 0 ] && [ $rc -eq 0 ]
+}
+
+cmd_gates() {
+	cmd_build
+	run_gates
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ "$FAILED" -eq 0 ]
+}
+
+# The ftracetest subset on the base kernel, with only the fixes to the base
+# that lead the series (base_fixes): the results a patched kernel is held to.
+cmd_baseline() {
+	deps
+	workspace
+	local wt=$BDIR/base/linux obj=$BDIR/base/obj nfix
+	# Its own logs: the patched kernel's stay where they are.
+	RUN=$BDIR/base/run
+	nfix=$(base_fixes)
+	[ -d "$wt" ] || { mkdir -p "$BDIR/base"; git -C "$KT" worktree add -q --detach "$wt" base; }
+	git -C "$wt" checkout -q --detach base
+	if [ "$nfix" -gt 0 ]; then
+		# shellcheck disable=SC2046
+		git -C "$wt" am -q $(series | head -n "$nfix") || die "the base fixes do not apply"
+	fi
+	build_kernel "$wt" "$obj"
+	boot test "$obj" "$wt" kunit.enable=0 || true
+	grep -aq '^=== HARNESS EXIT' "$RUN/test.out" || die "the base kernel did not finish its test run"
+	{
+		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
+		[ "$nfix" -gt 0 ] && git -C "$wt" log --format='# with the fix in front of the series: %s' "base..HEAD"
+		echo "# (regenerate: BASE=$BASE ./harness baseline). RESULT<TAB>case"
+		ft_results "$RUN/test.out"
+	} >"$BASELINE"
+	say "wrote ${BASELINE#"$TOP"/}: $(ft_results "$RUN/test.out" | cut -f1 | sort | uniq -c | tr '\n' ' ')"
+}
+
+cmd_demo() {
+	cmd_build
+	boot demo "$OBJ" "$KT"
+}
+
+cmd_shell() {
+	cmd_build
+	initramfs "$KT" "$RUN/initramfs.cpio.gz"
+	say "interactive shell in the patched $BASE kernel; quit with Ctrl-a x"
+	"${QEMU[@]}" -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$RUN/initramfs.cpio.gz" \
+		-serial mon:stdio -append "console=ttyS0 harness.mode=shell ${KARGS:-}"
+}
+
+cmd_clean() {
+	local b
+	for b in "${BASES[@]}"; do
+		use_base "$b"
+		if [ -d "$KT/.git" ] && [ -n "$(git -C "$KT" status --porcelain --untracked-files=no)" ]; then
+			die "${KT#"$TOP"/} has uncommitted changes; commit them (and export) first"
+		fi
+	done
+	rm -rf "$BUILD"
+	say "removed build/"
+}

@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0
+# The upstream gates: what the bots and reviewers check before a human reads
+# the series. Each passes or fails with what is wrong; "./harness test" runs
+# them on the mainline series.
+
+# Lines the series adds, as path:line of the patched tree.
+added_lines() {
+	git -C "$KT" diff -U0 base..HEAD -- "$@" | awk '
+		/^\+\+\+ b\// { f = substr($0, 7) }
+		/^@@/ { split($3, a, ","); s = substr(a[1], 2); n = (a[2] == "" ? 1 : a[2])
+			for (i = 0; i < n; i++) print f ":" (s + i) }'
+}
+
+# Warnings (path:line:...) that point at lines the series adds.
+new_warnings() { # file with compiler/sparse output
+	local added
+	added=$(added_lines)
+	sed -E "s|^$KT/||; s|^\.\./linux/||" "$1" | grep -E '^[^: ]+:[0-9]+:' |
+		awk -F: 'NR == FNR { a[$0] = 1; next } ($1 ":" $2) in a' <(echo "$added") - || true
+}
+
+touched_objs() {
+	git -C "$KT" diff --name-only base..HEAD -- 'kernel/trace/*.c' |
+		grep -v 'trace_selftest.c' | sed 's/\.c$/.o/'
+}
+
+# checkpatch runs outside any git tree (GIT_DIR=/nonexistent): the history
+# of a workspace is one commit, where every Fixes: id would be "unknown".
+# Without git, checkpatch leaves out the two checks that need it, the commit
+# ids and the SPDX license check; the second is done here, the ids were
+# checked against mainline's log when written.
+gate_checkpatch() {
+	local p out bad=0
+	for p in $(series); do
+		out=$(cd "$RUN" && GIT_DIR=/nonexistent PATH=/usr/bin:$PATH \
+			"$KT/scripts/checkpatch.pl" --strict --show-types "$p" 2>&1 || true)
+		if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
+			echo "$out" | grep -E -A4 '^(ERROR|WARNING|CHECK)' | head -40
+			fail "checkpatch --strict: ${p##*/}: $(grep '^total:' <<<"$out")"
+			bad=1
+		fi
+	done
+	local f first
+	for f in $(git -C "$KT" diff --name-only --diff-filter=A base..HEAD); do
+		first=$(head -2 "$KT/$f" | grep -c 'SPDX-License-Identifier: GPL-2.0' || true)
+		[ "$first" -eq 1 ] || { fail "checkpatch: $f: no SPDX-License-Identifier: GPL-2.0 in its first two lines"; bad=1; }
+	done
+	if [ $bad -eq 0 ]; then
+		echo "gate: checkpatch --strict clean on every patch"
+		pass
+	fi
+}
+
+# The series is read on the list by people who do not have the project's
+# specification: no clause id (S5, S12, ...) in a commit message, a comment
+# or a selftest. Only the lines the series adds and the messages count.
+gate_clauses() {
+	local p hits bad=0
+	for p in $(series); do
+		hits=$(awk '/^diff --git/ { body = 1 } !body || /^\+/' "$p" | grep -nE '(^|[^A-Za-z0-9_])S[0-9]{1,2}([^0-9A-Za-z_]|$)' || true)
+		if [ -n "$hits" ]; then
+			echo "$hits" | head -5
+			fail "clause ids in ${p##*/}"
+			bad=1
+		fi
+	done
+	[ $bad -eq 0 ] && { echo "gate: no clause id in the series"; pass; }
+	return 0
+}
+
+# Non-static functions defined in a new .c file without a kernel-doc comment
+# (kernel-doc itself only checks the comments that exist).
+undocumented() { # file
+	awk '/^\/\*\*/ { getline; if (match($0, /^ \* [a-z_0-9]+\(?\)? - /)) {
+			n = $2; sub(/\(.*/, "", n); doc[n] = 1 } }
+	     /^[a-z]/ && !/^static/ && !/;$/ && match($0, /[a-z_0-9]+\(/) {
+			name = substr($0, RSTART, RLENGTH - 1); defs[name] = FNR }
+	     END { for (f in defs) if (!(f in doc)) print FILENAME ":" defs[f] ": " f "() has no kernel-doc" }' "$1"
+}
+
+gate_kerneldoc() {
+	local files out f
+	files=$(git -C "$KT" diff --name-only --diff-filter=A base..HEAD -- '*.c' '*.h')
+	# shellcheck disable=SC2086
+	out=$(cd "$KT" && scripts/kernel-doc -none -Wall $files 2>&1 || true)
+	for f in $files; do
+		case "$f" in *_kunit.c) continue ;; *.c) out+=$(cd "$KT" && undocumented "$f") ;; esac
+	done
+	if [ -n "$out" ]; then
+		echo "$out" | head -20
+		fail "kernel-doc -Wall on the new files"
+		return
+	fi
+	echo "gate: kernel-doc -none -Wall clean on $(echo $files | wc -w) new files"
+	pass
+}
+
+gate_w1_sparse() {
+	local objs log=$RUN/w1.log
+	objs=$(touched_objs)
+	# shellcheck disable=SC2086
+	if ! make -s -C "$KT" O="$OBJ" ARCH=x86_64 W=1 $objs >"$log" 2>&1; then
+		tail -20 "$log"
+		fail "W=1 build of the touched kernel/trace objects"
+	elif [ -n "$(new_warnings "$log")" ]; then
+		new_warnings "$log"
+		fail "W=1: new warnings on lines the series adds"
+	else
+		echo "gate: W=1 adds no warning ($(echo $objs | wc -w) objects)"; pass
+	fi
+	log=$RUN/sparse.log
+	# shellcheck disable=SC2086
+	make -s -C "$KT" O="$OBJ" ARCH=x86_64 C=2 CHECK=sparse $objs >"$log" 2>&1 || true
+	if grep -q 'sparse: not found\|No such file' "$log"; then
+		fail "sparse did not run"
+	elif [ -n "$(new_warnings "$log")" ]; then
+		new_warnings "$log"
+		fail "sparse: new warnings on lines the series adds"
+	else
+		echo "gate: sparse adds no warning ($(grep -c 'warning:\|error:' "$log") on untouched lines)"; pass
+	fi
+}
+
+# Sphinx on Documentation/trace, read-only on the tree (make htmldocs would
+# regenerate files in it). Warnings naming a file the series touches fail.
+gate_docs() {
+	local out=$BDIR/docs log=$RUN/sphinx.log files
+	rm -rf "$out"
+	PATH=/usr/bin:$PATH sphinx-build -q -b html -c "$KT/Documentation" -d "$out/doctrees" \
+		-D kerneldoc_srctree="$KT" -D kerneldoc_bin="$KT/scripts/kernel-doc" \
+		-D version="$BASE" -D release="$(base_version "$KT")" \
+		"$KT/Documentation/trace" "$out/html" >"$log" 2>&1 || true
+	files=$(git -C "$KT" diff --name-only base..HEAD -- 'Documentation/trace/*' | sed 's|.*/||; s|\.rst$||')
+	if [ ! -f "$out/html/ftrace-stackmap.html" ] && grep -q ftrace-stackmap <<<"$files"; then
+		tail -20 "$log"
+		fail "sphinx: ftrace-stackmap.html was not built"
+		return
+	fi
+	if grep -E "($(echo $files | tr ' ' '|'))(\.rst)?:" "$log" | grep -i 'warning\|error'; then
+		fail "sphinx: warnings in the documents the series touches"
+		return
+	fi
+	echo "gate: Documentation/trace builds without new warnings ($(grep -ci warning "$log") elsewhere)"
+	pass
+}
+
+# Each patch builds with the feature on; the last one also with it off.
+gate_bisect() {
+	local wt=$BDIR/bisect/linux obj=$BDIR/bisect/obj c n=0 total
+	[ -d "$wt" ] || { mkdir -p "$BDIR/bisect"; git -C "$KT" worktree add -q --detach "$wt" base; }
+	total=$(git -C "$KT" rev-list --count base..HEAD)
+	for c in $(git -C "$KT" rev-list --reverse base..HEAD); do
+		n=$((n + 1))
+		git -C "$wt" checkout -q --detach "$c"
+		if ! (build_kernel "$wt" "$obj" >"$RUN/bisect.log" 2>&1); then
+			grep -hE 'error|Error|config lost' "$RUN/bisect.log" "$obj/build.log" 2>/dev/null | head -10 || true
+			fail "patch $n/$total ($(git -C "$KT" log -1 --format=%s "$c")) does not build"
+			return
+		fi
+	done
+	echo "gate: every patch builds ($total steps, feature on)"; pass
+	if ! (STACKMAP=n build_kernel "$KT" "$BDIR/obj-nostackmap" >"$RUN/nostackmap.log" 2>&1); then
+		grep -hE 'error|Error|config lost' "$RUN/nostackmap.log" "$BDIR/obj-nostackmap/build.log" 2>/dev/null | head -10 || true
+		fail "the series does not build with CONFIG_FTRACE_STACKMAP=n"
+		return
+	fi
+	echo "gate: builds with CONFIG_FTRACE_STACKMAP=n"; pass
+}
+
+gate_i386() {
+	if ! (ARCH=i386 build_kernel "$KT" "$BDIR/obj-i386" >"$RUN/i386.log" 2>&1); then
+		grep -hE 'error|Error|config lost' "$RUN/i386.log" "$BDIR/obj-i386/build.log" 2>/dev/null | head -10 || true
+		fail "i386 build with the stack map"
+		return
+	fi
+	echo "gate: i386 (32-bit) builds with the stack map"; pass
+}
+
+# patches/BASE applies with git am to the base and exports back unchanged.
+gate_series() {
+	local wt=$BDIR/am/linux tmp
+	rm -rf "$wt"; git -C "$KT" worktree prune
+	git -C "$KT" worktree add -q --detach "$wt" base
+	# shellcheck disable=SC2046
+	if ! git -C "$wt" am -q $(series) >"$RUN/am.log" 2>&1; then
+		cat "$RUN/am.log"
+		fail "patches/$BASE does not apply with git am to the base"
+		return
+	fi
+	tmp=$(mktemp -d)
+	cp -r "$PATCHES" "$tmp/patches"
+	if ! (KT=$wt PATCHES=$tmp/patches export_series >"$RUN/export.log" 2>&1); then
+		cat "$RUN/export.log"
+		fail "export of the applied series failed"
+	elif ! diff -r "$PATCHES" "$tmp/patches" >"$RUN/export.diff"; then
+		head -20 "$RUN/export.diff"
+		fail "export is not deterministic: applying and exporting patches/$BASE changes it"
+	else
+		echo "gate: patches/$BASE applies with git am and exports back unchanged"; pass
+	fi
+	rm -rf "$tmp" "$wt"; git -C "$KT" worktree prune
+}
+
+ALL_GATES="clauses checkpatch kerneldoc w1_sparse docs series bisect i386"
+
+run_gates() {
+	has_stackmap "$KT" || return 0
+	say "gates on $BASE: ${GATES:-$ALL_GATES}"
+	local t0=$SECONDS g
+	# GATES=checkpatch,docs,... runs only those (for working on one).
+	for g in ${GATES:-$ALL_GATES}; do
+		g=${g//,/ }
+		for g in $g; do
+			declare -F "gate_$g" >/dev/null || die "unknown gate '$g' (expected some of: $ALL_GATES)"
+			"gate_$g"
+		done
+	done
+	say "gates took $((SECONDS - t0)) s"
+}
