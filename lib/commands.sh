@@ -32,8 +32,11 @@ cmd_test() {
 		p0=$PASSED f0=$FAILED
 		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
 		test_base
-		if [ "$b" = "$MAINLINE" ] && [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
-			run_gates
+		if [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
+			# The backport: it applies, exports back, and every
+			# patch builds on its own (=n too). The rest of the
+			# gates read the mainline series.
+			if [ "$b" = "$MAINLINE" ]; then run_gates; else GATES=${GATES:-series,bisect} run_gates; fi
 		fi
 		say "=== base $b: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
 	done
