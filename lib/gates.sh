@@ -159,21 +159,27 @@ gate_bisect() {
 		fi
 	done
 	echo "gate: every patch builds ($total steps, feature on)"; pass
-	if ! (STACKMAP=n build_kernel "$KT" "$BDIR/obj-nostackmap" >"$RUN/nostackmap.log" 2>&1); then
-		grep -hE 'error|Error|config lost' "$RUN/nostackmap.log" "$BDIR/obj-nostackmap/build.log" 2>/dev/null | head -10 || true
-		fail "the series does not build with CONFIG_FTRACE_STACKMAP=n"
-		return
+	build_variant "$BDIR/obj-nostackmap" "the series does not build with CONFIG_FTRACE_STACKMAP=n" STACKMAP=n &&
+		{ echo "gate: builds with CONFIG_FTRACE_STACKMAP=n"; pass; }
+	return 0
+}
+
+# build_variant OBJ FAILURE VAR=VALUE...: build the workspace into OBJ with
+# those variables set; on failure show the errors and fail with FAILURE.
+build_variant() {
+	local obj=$1 what=$2 log=$RUN/${1##*/}.log
+	shift 2
+	if ! (export "$@"; build_kernel "$KT" "$obj") >"$log" 2>&1; then
+		grep -hE 'error|Error|config lost' "$log" "$obj/build.log" 2>/dev/null | head -10 || true
+		fail "$what"
+		return 1
 	fi
-	echo "gate: builds with CONFIG_FTRACE_STACKMAP=n"; pass
 }
 
 gate_i386() {
-	if ! (ARCH=i386 build_kernel "$KT" "$BDIR/obj-i386" >"$RUN/i386.log" 2>&1); then
-		grep -hE 'error|Error|config lost' "$RUN/i386.log" "$BDIR/obj-i386/build.log" 2>/dev/null | head -10 || true
-		fail "i386 build with the stack map"
-		return
-	fi
-	echo "gate: i386 (32-bit) builds with the stack map"; pass
+	build_variant "$BDIR/obj-i386" "i386 build with the stack map" ARCH=i386 &&
+		{ echo "gate: i386 (32-bit) builds with the stack map"; pass; }
+	return 0
 }
 
 # patches/BASE applies with git am to the base and exports back unchanged.
