@@ -33,10 +33,10 @@ cmd_test() {
 		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
 		test_base
 		if [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
-			# The backport: it applies, exports back, and every
+			# The backport: no clause id, checkpatch, it applies, exports back, and every
 			# patch builds on its own (=n too). The rest of the
 			# gates read the mainline series.
-			if [ "$b" = "$MAINLINE" ]; then run_gates; else GATES=${GATES:-series,bisect} run_gates; fi
+			if [ "$b" = "$MAINLINE" ]; then run_gates; else GATES=${GATES:-clauses,checkpatch,series,bisect} run_gates; fi
 		fi
 		say "=== base $b: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
 	done

@@ -51,6 +51,7 @@ DEPS=(
 	"python3-sphinx:test -x /usr/bin/sphinx-build"
 	"python3-ply:/usr/bin/python3 -c 'import ply'"
 	"python3-yaml:/usr/bin/python3 -c 'import yaml'"
+	"python3-git:/usr/bin/python3 -c 'import git'"
 	"debian-archive-keyring:test -f /usr/share/keyrings/debian-archive-keyring.gpg"
 	"gpgv:command -v gpgv"
 )
