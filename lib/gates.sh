@@ -121,7 +121,9 @@ gate_w1_sparse() {
 gate_docs() {
 	local out=$BDIR/docs log=$RUN/sphinx.log files
 	rm -rf "$out"
-	PATH=/usr/bin:$PATH sphinx-build -q -b html -c "$KT/Documentation" -d "$out/doctrees" \
+	# srctree: mainline's Sphinx extensions read it from the environment,
+	# as "make htmldocs" sets it.
+	srctree=$KT PATH=/usr/bin:$PATH sphinx-build -q -b html -c "$KT/Documentation" -d "$out/doctrees" \
 		-D kerneldoc_srctree="$KT" -D kerneldoc_bin="$KT/scripts/kernel-doc" \
 		-D version="$BASE" -D release="$(base_version "$KT")" \
 		"$KT/Documentation/trace" "$out/html" >"$log" 2>&1 || true
