@@ -22,4 +22,17 @@ awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' stack_map | sort 
 check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
 echo "bootcheck: $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
 cat stack_map_stat
+
+# ftrace_dump() (sysrq-z) prints the frames under the cookies, as the trace
+# file does. A short fresh trace, with offsets as stack_map prints them; the
+# host compares the dump on the console with this copy of stack_map.
+echo 1 > options/sym-offset
+echo > trace
+echo 1 > tracing_on
+sleep 0.2
+echo 0 > tracing_on
+echo "=== STACK_MAP BEGIN"
+cat stack_map
+echo "=== STACK_MAP END"
+echo z > /proc/sysrq-trigger
 exit 0
