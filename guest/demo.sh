@@ -61,6 +61,7 @@ echo
 if [ ! -f options/stackmap ]; then
 	echo "This kernel has no stack map (CONFIG_FTRACE_STACKMAP): full stacks only."
 fi
+# frames: frame lines in the text, printed under full stacks and cookies alike
 printf '%-9s %9s %9s %9s %11s %11s %9s %9s %9s\n' mode events cookies full_stk \
 	rb_bytes bytes/event overrun span_s frames
 run 0
@@ -68,8 +69,17 @@ run 0
 run 1
 
 echo
-echo "--- sample records with the stack map on (trace):"
-grep -m 4 -A1 'sched_switch:' /tmp/trace.1 | grep -v '^--$'
+echo "--- a record with the stack map on (trace): the ring buffer holds the"
+echo "    20-byte cookie, the text prints its frames from the map"
+awk '!n && /sched_switch:/ { n = 1; print; next } n && !h && /<stack_id/ { h = 1; print; next }
+     h && /^ => / { print; next } h { exit }' /tmp/trace.1
+if [ -f options/stackmap-resolve ]; then
+	echo
+	echo "--- the same with options/stackmap-resolve cleared (the compact text):"
+	echo 0 > options/stackmap-resolve
+	cat trace | grep -m 2 -A1 'sched_switch:' | grep -v '^--$'
+	echo 1 > options/stackmap-resolve
+fi
 cookie=$(grep -m1 -o '<stack_id [0-9]* gen [0-9]*>' /tmp/trace.1)
 slot=$(echo "$cookie" | cut -d' ' -f2)
 gen=$(echo "$cookie" | cut -d' ' -f4 | tr -d '>')
