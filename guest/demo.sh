@@ -93,4 +93,51 @@ echo
 echo "--- the same kind of record with the stack map off (trace):"
 grep -m 1 -A8 'sched_switch:' /tmp/trace.0
 echo 0 > options/stackmap
+
+[ -x /bin/stackmap ] || exit 0
+# tools/tracing/stackmap: a trace that spans resets, resolved offline from
+# the dumps "rotate" saved (freeze, save, reset), and a flame graph of it.
+echo
+echo "--- tools/tracing/stackmap: kmalloc and sched_switch stacks of a file workload,"
+echo "    with two rotations; every cookie resolved from the dump of its generation"
+cd /tmp || exit 1
+T=/sys/kernel/tracing
+echo 0 > $T/tracing_on
+echo 4096 > $T/buffer_size_kb
+echo 0 > $T/options/overwrite
+echo > $T/trace
+[ -f $T/options/stackmap-resolve ] && echo 0 > $T/options/stackmap-resolve
+echo 1 > $T/options/stackmap
+echo 0 > $T/stack_map
+echo 1 > $T/events/sched/sched_switch/enable
+echo 1 > $T/events/kmem/kmalloc/enable
+echo 1 > $T/options/stacktrace
+files() { find / -xdev -type f 2>/dev/null | head -400 | xargs cat > /dev/null 2>&1; gzip -c /bin/busybox > /dev/null; }
+echo 1 > $T/tracing_on
+files
+echo "# stackmap rotate -k kallsyms"
+stackmap rotate -k kallsyms
+files
+echo "# stackmap rotate"
+stackmap rotate
+files
+echo 0 > $T/tracing_on
+echo "# stackmap save"
+stackmap save
+echo 0 > $T/options/stacktrace
+echo 0 > $T/events/enable
+cat $T/trace > trace.txt
+dumps=$(for f in stack_map.*.bin; do printf -- '-d %s ' "$f"; done)
+echo "# stackmap resolve -k kallsyms $dumps trace.txt > resolved.txt"
+stackmap resolve -k kallsyms $dumps trace.txt > resolved.txt
+echo "# stackmap top -n 3 -k kallsyms $dumps trace.txt"
+stackmap top -n 3 -k kallsyms $dumps trace.txt 2>/dev/null
+echo "# stackmap folded -b event -k kallsyms $dumps trace.txt | stackmap flamegraph -o flame.svg"
+stackmap folded -b event -k kallsyms $dumps trace.txt 2>/dev/null |
+	stackmap flamegraph --title "Kernel stacks of kmalloc and sched_switch: find + cat + gzip (Linux $(uname -r))" -o flame.svg
+echo "=== FLAMEGRAPH BEGIN"
+cat flame.svg
+echo "=== FLAMEGRAPH END"
+echo 0 > $T/options/stackmap
+[ -f $T/options/stackmap-resolve ] && echo 1 > $T/options/stackmap-resolve
 exit 0

@@ -18,3 +18,8 @@ echo "=== ftracetest $dirs"
 # ftracetest's exit code is not the verdict: the host compares every case
 # with the base's results.
 ./ftracetest -v -l /tmp/ftracetest-logs $dirs || true
+# The stackmap tool (tools/tracing/stackmap), when the series has it.
+if [ -x /bin/stackmap ]; then
+	echo "=== stackmap tool"
+	sh /guest/tool.sh
+fi

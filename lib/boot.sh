@@ -8,7 +8,29 @@ QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 	-bios /usr/share/qemu/qboot.rom -accel tcg,thread=single -smp 2 -m 1024)
 QEMU_MORE=()                    # per command: the benchmark's clock
 
-# initramfs SRC OUT: busybox, the guest scripts and SRC's ftracetest.
+# guest_program ROOT BIN [NAME]: a glibc program in the guest, with the
+# shared libraries ldd finds, at the same paths.
+guest_program() {
+	local r=$1 bin=$2 name=${3:-${2##*/}} lib
+	install -D -m 755 "$bin" "$r/bin/$name"
+	for lib in $(ldd "$bin" | grep -oE '/[^ ]+\.so[^ ]*'); do
+		[ -e "$r$lib" ] || install -D -m 755 "$lib" "$r$lib"
+	done
+}
+
+# build_tool SRC: tools/tracing/stackmap of SRC, built as upstream builds it,
+# into $BDIR/tool; warnings are errors. Prints the binary, nothing without it.
+build_tool() {
+	local src=$1 out=$BDIR/tool
+	[ -f "$src/tools/tracing/stackmap/Makefile" ] || return 0
+	mkdir -p "$out"
+	make -s -C "$src/tools/tracing/stackmap" O="$out" CFLAGS="-O2 -g -Werror" >"$out/build.log" 2>&1 ||
+		{ cat "$out/build.log" >&2; die "tools/tracing/stackmap does not build without warnings"; }
+	echo "$out/stackmap"
+}
+
+# initramfs SRC OUT: busybox, the guest scripts and SRC's ftracetest, the
+# stackmap tool of SRC and trace-cmd.
 initramfs() {
 	local src=$1 out=$2 r a
 	r=$(mktemp -d)
@@ -26,6 +48,13 @@ initramfs() {
 	printf 'root:x:0:\ntracing:x:1000:\n' >"$r/etc/group"
 	cp -a "$src/tools/testing/selftests/ftrace" "$r/ftrace"
 	cp "$TOP"/guest/*.sh "$r/guest/"
+	local tool
+	tool=$(build_tool "$src")
+	[ -z "$tool" ] || guest_program "$r" "$tool"
+	guest_program "$r" "$(command -v trace-cmd)"
+	for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
+		[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
+	done
 	install -m 755 "$TOP/guest/init" "$r/init"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
 	rm -rf "$r"
@@ -54,7 +83,8 @@ boot() {
 	# Show the guest's own output while it runs.
 	touch "$out"
 	local show='.'
-	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of)'
+	[ "$mode" = demo ] && show='^([^<]|$)'   # not the flame graph's SVG
+	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of|tooltest: )'
 	[ "$mode" = boot ] && show='^bootcheck: '
 	[ "$mode" = bench ] && show='^(bench|RAW|FORMAT) '
 	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &

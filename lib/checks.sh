@@ -105,6 +105,22 @@ check_ftracetest() {
 	echo "ftracetest [$BASE]: $n cases"
 }
 
+# The stackmap tool's tests (guest/tool.sh), when the series has the tool:
+# "tooltest: PASS|FAIL: what" lines in the test boot's output.
+check_tool() {
+	local out=$1 line n=0
+	[ -f "$KT/tools/tracing/stackmap/Makefile" ] || return 0
+	while IFS= read -r line; do
+		case "$line" in
+		"tooltest: PASS: "*) pass; n=$((n + 1)) ;;
+		"tooltest: FAIL: "*) fail "stackmap tool: ${line#tooltest: FAIL: }"; n=$((n + 1)) ;;
+		"tooltest:   "*) echo "  ${line#tooltest: }" ;;
+		esac
+	done < <(tr -d '\r' <"$out")
+	[ $n -gt 0 ] || { fail "stackmap tool: no results (guest/tool.sh did not run)"; return; }
+	echo "stackmap tool [$BASE]: $n checks"
+}
+
 # A second, short boot with the option on the kernel command line.
 check_boot_option() {
 	local out=$RUN/boot.out line

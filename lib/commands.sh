@@ -21,6 +21,7 @@ test_base() {
 	check_console "$RUN/test.console"
 	check_kunit "$RUN/test.console" "$KT"
 	check_ftracetest "$RUN/test.out"
+	check_tool "$RUN/test.out"
 	check_boot_option
 }
 
@@ -92,6 +93,12 @@ cmd_baseline() {
 cmd_demo() {
 	cmd_build
 	boot demo "$OBJ" "$KT"
+	# The flame graph the guest drew with tools/tracing/stackmap.
+	if grep -aq '^=== FLAMEGRAPH BEGIN' "$RUN/demo.out"; then
+		tr -d '\r' <"$RUN/demo.out" | sed -n '/^=== FLAMEGRAPH BEGIN$/,/^=== FLAMEGRAPH END$/p' |
+			sed '1d;$d' >"$RUN/flamegraph.svg"
+		say "flame graph: ${RUN#"$TOP"/}/flamegraph.svg"
+	fi
 }
 
 cmd_shell() {

@@ -47,6 +47,7 @@ DEPS=(
 	"qemu-system-x86:command -v qemu-system-x86_64"
 	"qemu-system-data:test -f /usr/share/qemu/qboot.rom"
 	"ccache:command -v ccache"
+	"trace-cmd:command -v trace-cmd"
 	"sparse:command -v sparse"
 	"python3-sphinx:test -x /usr/bin/sphinx-build"
 	"python3-ply:/usr/bin/python3 -c 'import ply'"
