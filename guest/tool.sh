@@ -208,6 +208,15 @@ expect_error "an unknown command" 2 "unknown command" stackmap frobnicate
 expect_error "a bad -b" 2 "-b takes comm or event" stackmap folded -b pid $W/top.txt
 expect_error "save with a dump argument" 2 "no -d or input" stackmap save -d $W/d1.bin
 
+cp $W/d1.bin $W/otherboot.bin
+printf '\001' | dd of=$W/otherboot.bin bs=1 seek=40 conv=notrunc 2>/dev/null
+expect_error "raw dumps of two boots (boot_id)" 2 "dumps of different boots" stackmap resolve -k $W/kallsyms -d $W/d1.bin -d $W/otherboot.bin $W/top.txt
+printf 'x-1 [000] d..2. 1.0: <stack_id 4294967297 gen %s>\n' "$(sed -n 's/^generation: //p' $T/stack_map_stat)" >$W/big.txt
+check "a slot number beyond 32 bits is no cookie, not slot 1" \
+	'stackmap resolve -k $W/kallsyms $dumps $W/big.txt 2>$W/big.err | cmp - $W/big.txt && grep -q "resolved 0 of 0 cookies" $W/big.err'
+expect_error "rotate into a path that cannot be written" 2 "No such file" stackmap rotate -o $W/no/such/dir.bin
+check "a rotate that fails before the freeze leaves the map as it was" 'grep -qx "frozen: 0" $T/stack_map_stat'
+
 # A generation no dump holds: its cookies stay marked, exit 1.
 stackmap resolve -k $W/kallsyms -d $W/d1.bin $W/top.txt >$W/partial.txt 2>$W/partial.err
 rc=$?
@@ -242,5 +251,7 @@ for d in $T $I; do
 	echo 0 > $d/events/sched/enable
 done
 echo 0 > $T/options/stackmap
+echo free > $T/stack_map
+expect_error "save without a map" 2 "not allocated" stackmap save -o $W/none.bin
 rmdir $I
 exit 0
