@@ -254,4 +254,5 @@ echo 0 > $T/options/stackmap
 echo free > $T/stack_map
 expect_error "save without a map" 2 "not allocated" stackmap save -o $W/none.bin
 rmdir $I
+echo "tooltest: DONE"
 exit 0

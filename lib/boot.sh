@@ -19,14 +19,16 @@ guest_program() {
 }
 
 # build_tool SRC: tools/tracing/stackmap of SRC, built as upstream builds it,
-# into $BDIR/tool; warnings are errors. Prints the binary, nothing without it.
+# into $BDIR/tool; warnings are errors. Sets TOOL to the binary, or to ""
+# for a series without the tool. Not in $(...): die must stop the harness.
 build_tool() {
 	local src=$1 out=$BDIR/tool
+	TOOL=
 	[ -f "$src/tools/tracing/stackmap/Makefile" ] || return 0
 	mkdir -p "$out"
 	make -s -C "$src/tools/tracing/stackmap" O="$out" CFLAGS="-O2 -g -Werror" >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "tools/tracing/stackmap does not build without warnings"; }
-	echo "$out/stackmap"
+	TOOL=$out/stackmap
 }
 
 # initramfs SRC OUT: busybox, the guest scripts and SRC's ftracetest, the
@@ -48,9 +50,8 @@ initramfs() {
 	printf 'root:x:0:\ntracing:x:1000:\n' >"$r/etc/group"
 	cp -a "$src/tools/testing/selftests/ftrace" "$r/ftrace"
 	cp "$TOP"/guest/*.sh "$r/guest/"
-	local tool
-	tool=$(build_tool "$src")
-	[ -z "$tool" ] || guest_program "$r" "$tool"
+	build_tool "$src"
+	[ -z "$TOOL" ] || guest_program "$r" "$TOOL"
 	guest_program "$r" "$(command -v trace-cmd)"
 	for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
 		[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
