@@ -74,13 +74,24 @@ boot() {
 	rm -f "$con" "$out"
 	initramfs "$src" "$RUN/initramfs.cpio.gz"
 	say "booting $BASE ($mode): qemu-system-x86_64 -accel tcg,thread=single -smp 2${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
-	local t0=$SECONDS rc=0
+	local t0=$SECONDS rc=0 mon=() npid=
+	# The stress runs get NMIs from the host, through the QEMU monitor,
+	# while the guest asks for them (lib/nmi.py).
+	case "$mode" in debug | stress)
+		rm -f "$RUN/$mode.mon"
+		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off") ;;
+	esac
 	timeout --foreground -k 10 "$QEMU_TIMEOUT" \
-		"${QEMU[@]}" "${QEMU_MORE[@]}" -kernel "$obj/arch/x86/boot/bzImage" -initrd "$RUN/initramfs.cpio.gz" \
+		"${QEMU[@]}" "${QEMU_MORE[@]}" "${mon[@]}" -kernel "$obj/arch/x86/boot/bzImage" \
+		-initrd "$RUN/initramfs.cpio.gz" \
 		-chardev file,id=con,path="$con" -serial chardev:con \
 		-chardev file,id=out,path="$out" -serial chardev:out \
 		-append "$args" </dev/null >"$RUN/$mode.qemu" 2>&1 &
 	local qpid=$!
+	if [ ${#mon[@]} -gt 0 ]; then
+		python3 "$TOP/lib/nmi.py" "$RUN/$mode.mon" "$out" >"$RUN/$mode.nmi" 2>&1 &
+		npid=$!
+	fi
 	# Show the guest's own output while it runs.
 	touch "$out"
 	local show='.'
@@ -88,9 +99,13 @@ boot() {
 	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of|tooltest: )'
 	[ "$mode" = boot ] && show='^bootcheck: '
 	[ "$mode" = bench ] && show='^(bench|RAW|FORMAT) '
+	[ "$mode" = debug ] && show='^(\[[0-9]+\]|===|(stress|faults|fuzz|bootfault): (PASS|FAIL|figure|DONE))'
+	[ "$mode" = stress ] && show='^(===|stress: )'
+	[ "$mode" = bootfault ] && show='^bootfault: '
 	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &
 	local tpid=$!
 	wait $qpid || rc=$?
+	[ -z "$npid" ] || { wait "$npid" 2>/dev/null || true; cat "$RUN/$mode.nmi"; }
 	sleep 0.5
 	kill $tpid 2>/dev/null || true
 	wait $tpid 2>/dev/null || true

@@ -4,7 +4,8 @@
 has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
 # build_kernel SRC OBJ: build SRC into OBJ. ARCH=i386 builds the 32-bit
-# configuration; STACKMAP=n leaves the feature out.
+# configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
+# adds config/VARIANT.config (the sanitizer kernels, see debug_obj).
 build_kernel() {
 	local src=$1 obj=$2 cc=gcc arch=${ARCH:-x86_64}
 	mkdir -p "$obj"
@@ -23,6 +24,7 @@ build_kernel() {
 			frags+=("$TOP/config/stackmap.config")
 		fi
 	fi
+	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
 	local cfg_sum
 	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
 	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.frag-sum" 2>/dev/null)" != "$cfg_sum" ]; then
@@ -42,14 +44,27 @@ build_kernel() {
 	say "built in $((SECONDS - t0)) s"
 }
 
+# check_config CONFIG FRAGMENT...: every setting of the fragments survived;
+# a later fragment overrides an earlier one, as merge_config.sh does.
 check_config() {
-	local cfg=$1 f line bad=0
+	local cfg=$1 line bad=0
 	shift
-	for f in "$@"; do
-		while IFS= read -r line; do
-			case "$line" in '# CONFIG_'*' is not set') ;; '' | '#'*) continue ;; esac
-			grep -qxF "$line" "$cfg" || { echo "harness: config lost: $line (${f##*/})" >&2; bad=1; }
-		done <"$f"
-	done
+	while IFS= read -r line; do
+		case "$line" in
+		'# CONFIG_'*' is not set')
+			# Not set, or not there at all (its dependencies are not).
+			line=${line#\# } line=${line% is not set}
+			! grep -q "^$line=" "$cfg" || { echo "harness: config lost: # $line is not set" >&2; bad=1; } ;;
+		*) grep -qxF "$line" "$cfg" || { echo "harness: config lost: $line" >&2; bad=1; } ;;
+		esac
+	done < <(awk '
+		/^# CONFIG_[A-Za-z0-9_]* is not set$/ { sym = $2 }
+		/^CONFIG_[A-Za-z0-9_]*=/ { sym = substr($0, 1, index($0, "=") - 1) }
+		/^(# )?CONFIG_/ && sym != "" { if (!(sym in last)) order[n++] = sym; last[sym] = $0 }
+		{ sym = "" }
+		END { for (i = 0; i < n; i++) print last[order[i]] }' "$@")
 	[ $bad -eq 0 ] || die "the config fragment did not survive olddefconfig"
 }
+
+# debug_obj VARIANT: the object folder of a sanitizer kernel of the base.
+debug_obj() { echo "$BDIR/obj-$1"; }

@@ -188,3 +188,60 @@ check_ftrace_dump() {
 	echo "ftrace_dump [$BASE]: $n cookies printed with their frames, as in stack_map"
 	pass
 }
+
+# guest_checks PREFIX FILE: the "PREFIX: PASS|FAIL: what" lines of a guest
+# script that must end with "PREFIX: DONE" (one that stopped half way fails).
+guest_checks() {
+	local prefix=$1 out=$2
+	result_lines "$prefix" "$out"
+	if ! tr -d '\r' <"$out" | grep -qx "$prefix: DONE"; then
+		fail "$prefix: the guest script did not finish ($RESULTS checks ran)"
+		return
+	fi
+	[ "$RESULTS" -gt 0 ] || { fail "$prefix: no checks ran"; return; }
+	tr -d '\r' <"$out" | sed -n "s/^$prefix: figure: /$prefix [$BASE]: /p"
+	echo "$prefix [$BASE]: $RESULTS checks"
+}
+
+# check_stackmap_only OUT: an ftracetest run of test.d/stackmap alone; every
+# case listed must have run and passed.
+check_stackmap_only() {
+	local out=$1 res name n=0 cases smcases
+	cases=$(ft_results "$out")
+	smcases=$(stackmap_cases "$out")
+	[ -n "$smcases" ] || { fail "ftracetest (debug): no stackmap cases listed"; return; }
+	while IFS= read -r name; do
+		res=$(awk -F'\t' -v n="$name" '$2 == n { print $1 }' <<<"$cases")
+		n=$((n + 1))
+		if [ "$res" = PASS ]; then pass; else fail "ftracetest (stackmap, debug kernel): $name: ${res:-did not run}"; fi
+	done <<<"$smcases"
+	echo "ftracetest [$BASE debug]: $n stackmap cases"
+}
+
+# check_kcsan CONSOLE: KCSAN reports whose stacks go through the stack map
+# fail; the others (races elsewhere in the kernel, which this series does
+# not touch) are counted and listed, not failed. Every other kind of
+# report fails as in check_console.
+check_kcsan() {
+	local con=$1 ours others
+	ours=$(tr -d '\r' <"$con" | awk '/BUG: KCSAN:/ { on = 1; r = "" }
+		on { r = r $0 "\n" }
+		on && /^\[ *[0-9.]+\] =+$/ && r ~ /BUG: KCSAN/ && ++sep == 2 { on = 0; sep = 0; if (r ~ /stackmap/) printf "%s", r }' )
+	others=$(grep -a 'BUG: KCSAN:' "$con" | grep -vc stackmap || true)
+	if [ -n "$ours" ]; then
+		fail "KCSAN: data races in the stack map:"
+		echo "$ours" | head -60
+	else
+		pass
+	fi
+	echo "KCSAN [$BASE]: $(grep -a 'BUG: KCSAN:' "$con" | grep -c stackmap || true) reports in the stack map, $others elsewhere"
+	[ "$others" -eq 0 ] || grep -a 'BUG: KCSAN:' "$con" | grep -v stackmap | sed 's/^\[[ 0-9.]*\] //' | sort | uniq -c | sort -rn | head -10
+	local hits
+	hits=$(grep -anE 'WARNING:|BUG:|Oops|Kernel panic|general protection|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|UBSAN:|KASAN:' "$con" | grep -v 'BUG: KCSAN:' || true)
+	if [ -n "$hits" ]; then
+		fail "console: kernel splat in ${con#"$TOP"/}:"
+		echo "$hits" | head -20
+		return
+	fi
+	pass
+}

@@ -33,6 +33,8 @@ cmd_test() {
 		p0=$PASSED f0=$FAILED
 		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
 		test_base
+		# The debug kernel runs on the mainline series.
+		[ "$b" != "$MAINLINE" ] || [ -n "${FTRACETEST:-}${NO_DEBUG:-}" ] || test_debug
 		if [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
 			# The backport: no clause id, checkpatch, it applies, exports back, and every
 			# patch builds on its own (=n too). The rest of the
@@ -119,4 +121,67 @@ cmd_clean() {
 	done
 	rm -rf "$BUILD"
 	say "removed build/"
+}
+
+# test_debug: the debug kernel of the base (config/debug.config: lockdep,
+# KASAN, UBSAN, ...): the stack map's KUnit suites, allocation failures, the
+# write fuzzer, the stackmap ftracetest cases and a short stress run in one
+# boot, then a boot whose map allocation fails. Any report fails the run.
+test_debug() {
+	local obj
+	obj=$(debug_obj debug)
+	VARIANT=debug build_kernel "$KT" "$obj"
+	if boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
+		"harness.secs=${STRESS_SECS:-60}"; then
+		pass
+	elif ! grep -aq '^=== HARNESS EXIT' "$RUN/debug.out"; then
+		fail "debug boot: the guest did not finish"
+	else
+		pass
+	fi
+	check_console "$RUN/debug.console"
+	check_kunit "$RUN/debug.console" "$KT"
+	guest_checks faults "$RUN/debug.out"
+	guest_checks fuzz "$RUN/debug.out"
+	check_stackmap_only "$RUN/debug.out"
+	guest_checks stress "$RUN/debug.out"
+	# The map cannot be allocated for trace_options= at boot.
+	if boot bootfault "$obj" "$KT" kunit.enable=0 trace_clock=local fail_ftrace_stackmap=1,100,0,1 \
+		trace_options=stackmap,stacktrace trace_event=sched:sched_switch; then
+		pass
+	else
+		fail "boot with a failing map allocation did not finish"
+	fi
+	check_console "$RUN/bootfault.console"
+	guest_checks bootfault "$RUN/bootfault.out"
+}
+
+# cmd_stress [MINUTES]: the stress run alone, on the lockdep/KASAN kernel or
+# (SANITIZER=kcsan) the KCSAN one.
+cmd_stress() {
+	local min=${1:-5} variant obj
+	case "$min" in
+	'' | *[!0-9]* | 0) die "stress takes a whole number of minutes, 1 to 600 (got '$min')" ;;
+	esac
+	[ "$min" -le 600 ] || die "stress takes a whole number of minutes, 1 to 600 (got '$min')"
+	case "${SANITIZER:-kasan}" in
+	kasan) variant=debug ;;
+	kcsan) variant=kcsan ;;
+	*) die "SANITIZER must be kasan (lockdep, KASAN, UBSAN) or kcsan (got '$SANITIZER')" ;;
+	esac
+	deps
+	workspace
+	obj=$(debug_obj "$variant")
+	VARIANT=$variant build_kernel "$KT" "$obj"
+	# The run, its final checks (a few minutes under KASAN) and the boot.
+	QEMU_TIMEOUT=$((min * 60 + 1200)) boot stress "$obj" "$KT" kunit.enable=0 "harness.secs=$((min * 60))" ||
+		fail "stress: the guest did not finish"
+	if [ "$variant" = kcsan ]; then
+		check_kcsan "$RUN/stress.console"
+	else
+		check_console "$RUN/stress.console"
+	fi
+	guest_checks stress "$RUN/stress.out"
+	echo "stress [$BASE, ${SANITIZER:-kasan}, $min min]: $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
 }

@@ -1,0 +1,15 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the debug-kernel run of "./harness test" (lockdep, KASAN,
+# UBSAN, ...): the KUnit suites ran at boot; here allocation failures, the
+# tracefs write fuzzer, the stackmap ftracetest cases and a short stress run
+# (harness.secs=). The host fails on any report on the console.
+sh /guest/faults.sh
+sh /guest/fuzz.sh 300
+cd /ftrace || exit 1
+for f in test.d/stackmap/*.tc; do
+	echo "=== STACKMAP CASE $(grep -m1 '^#[ 	]*description:' "$f" | cut -f2- -d: | sed 's/^ *//')"
+done
+echo "=== ftracetest test.d/stackmap"
+./ftracetest -v -l /tmp/ftracetest-logs test.d/stackmap || true
+sh /guest/stress.sh

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures when the stackmap option is set (debug kernel: the
+# map's own fault hook, failslab and fail_page_alloc). Every failed enable
+# must fail with ENOMEM, leave the option off, no map and no memory behind;
+# a later enable must work. Lines: "faults: PASS|FAIL: what", "faults: DONE".
+T=/sys/kernel/tracing
+D=/sys/kernel/debug
+cd $T || exit 1
+
+pass() { echo "faults: PASS: $*"; }
+fail() { echo "faults: FAIL: $*"; }
+check() {
+	if eval "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1"; fi
+}
+# The map's element pool is a vmalloc area allocated by trace_stackmap_create().
+map_memory() { grep -c trace_stackmap_create /proc/vmallocinfo; }
+no_map() {
+	[ "$(cat options/stackmap)" = 0 ] && [ ! -s stack_map_stat ] && [ "$(map_memory)" = 0 ]
+}
+
+if [ ! -d $D/fail_ftrace_stackmap ]; then
+	fail "no $D/fail_ftrace_stackmap (CONFIG_FAIL_FTRACE_STACKMAP)"
+	echo "faults: DONE"
+	exit 0
+fi
+echo 0 > options/stackmap
+echo free > stack_map
+check "no map to begin with" no_map
+
+# 1. The map's own hook, once, for each way of setting the option.
+F=$D/fail_ftrace_stackmap
+echo 0 > $F/verbose
+echo 100 > $F/probability
+echo 1 > $F/interval
+for how in options trace_options; do
+	echo 1 > $F/times
+	if [ $how = options ]; then
+		echo 1 > options/stackmap 2> /tmp/err; rc=$?
+	else
+		echo stackmap > trace_options 2> /tmp/err; rc=$?
+	fi
+	check "$how: the enable fails when the map cannot be allocated" '[ $rc -ne 0 ]'
+	check "$how: with ENOMEM" 'grep -qi "memory" /tmp/err'
+	check "$how: the option stays off, no map, no memory" no_map
+	check "$how: the failure was injected" '[ "$(cat $F/times)" = 0 ]'
+	if [ $how = options ]; then echo 1 > options/stackmap; else echo stackmap > trace_options; fi
+	check "$how: a later enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
+	echo 0 > options/stackmap
+	echo free > stack_map
+	check "$how: free leaves no memory" no_map
+done
+echo 0 > $F/probability
+
+# 2. Every allocation of the enable path in turn: the Nth slab or page
+# allocation (or the map's hook) of the writing task fails, N = 1, 2, ...
+# until the enable goes through.
+for a in failslab fail_page_alloc; do
+	[ -d $D/$a ] || continue
+	echo 0 > $D/$a/verbose
+	echo N > $D/$a/ignore-gfp-wait
+	[ -e $D/$a/ignore-gfp-highmem ] && echo N > $D/$a/ignore-gfp-highmem
+	[ -e $D/$a/min-order ] && echo 0 > $D/$a/min-order
+done
+n=0 failed=0 bad=
+while [ $n -lt 200 ]; do
+	n=$((n + 1))
+	# Builtins only between the two fail-nth writes: /proc/self must be
+	# this shell, and no other program may take the injected failure.
+	echo $n > /proc/self/fail-nth
+	echo 1 > options/stackmap 2> /dev/null; rc=$?
+	read left < /proc/self/fail-nth
+	echo 0 > /proc/self/fail-nth
+	if [ $rc -eq 0 ]; then
+		# Nothing was injected: every allocation of the path succeeded.
+		[ "$left" != 0 ] && break
+		# An allocation failed and the path got by without it (the
+		# table's kmalloc, retried with vmalloc): a working map.
+		echo 0 > options/stackmap
+		echo free > stack_map
+		continue
+	fi
+	failed=$((failed + 1))
+	no_map || bad="$bad $n"
+done
+check "enable with the Nth allocation failing, N = 1..$((n - 1)): $failed failed, each cleanly" '[ -z "$bad" ] && [ $failed -gt 0 ] && [ $n -lt 200 ]'
+[ -z "$bad" ] || echo "faults:   left a map, memory or the option behind at N =$bad"
+check "then the enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
+echo 0 > options/stackmap
+echo free > stack_map
+check "and free leaves no memory" no_map
+echo "faults: DONE"
+exit 0

@@ -1,0 +1,228 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of "./harness stress" (and of the short stress in the debug
+# boot of "./harness test"). For harness.secs=N seconds, all at once:
+#  - stacks recorded from every context: sched_switch (task), softirq_entry
+#    (softirq), hrtimer_expire_entry and irq_handler_entry (hard irq),
+#    nmi_handler (NMI: the host injects NMIs through the QEMU monitor) with
+#    the stacktrace option; the function tracer with func_stack_trace on hot
+#    functions; a stacktrace trigger;
+#  - the KUnit load ftrace_stackmap_live: 2^15 distinct call chains on every
+#    CPU at once, twice what the map holds, the same stacks in flight on
+#    both CPUs, and stacks deeper than 64 frames;
+#  - one control loop that resets the map, flips the option off and on, and
+#    frees and reallocates it, logging the generation after each step;
+#  - readers of stack_map, stack_map_bin and stack_map_stat, one that keeps
+#    stack_map open across resets and frees, and a trace_pipe consumer.
+# Then, with tracing quiet, it checks the map and the trace and prints the
+# figures. Lines: "stress: PASS|FAIL: what", "stress:   detail",
+# "stress: figure: ...", and "stress: DONE" last.
+T=/sys/kernel/tracing
+cd $T || exit 1
+secs=$(sed -n 's/.*harness\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$secs" ] || secs=${1:-120}
+W=/tmp/stress
+rm -rf $W && mkdir -p $W
+
+pass() { echo "stress: PASS: $*"; }
+fail() { echo "stress: FAIL: $*"; }
+detail() { sed "s/^/stress:   /" | head -"${1:-10}"; }
+check() {
+	if eval "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1"; fi
+}
+stat_of() { sed -n "s/^$1: //p" stack_map_stat; }
+
+live=/sys/module/trace_stackmap_kunit/parameters/live
+live_run=/sys/kernel/debug/kunit/ftrace_stackmap_live/run
+[ -w $live ] && [ -e $live_run ] || { fail "no ftrace_stackmap_live KUnit suite to drive the map"; echo "stress: DONE"; exit 0; }
+
+# -- set up ----------------------------------------------------------------
+echo 0 > tracing_on
+echo nop > current_tracer
+echo > trace
+echo 4096 > buffer_size_kb
+echo 1 > options/overwrite
+for e in sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry \
+	 irq/irq_handler_entry nmi/nmi_handler; do
+	echo 1 > events/$e/enable || fail "cannot enable $e"
+done
+echo 1 > options/stacktrace
+echo 'vfs_read vfs_write do_sys_openat2 schedule_timeout' > set_ftrace_filter
+echo 1 > options/func_stack_trace
+echo function > current_tracer
+echo stacktrace > events/syscalls/sys_enter_openat/trigger
+grep -q 'trace_stackmap_create' /proc/vmallocinfo 2>/dev/null && echo 0 > options/stackmap && echo free > stack_map
+echo 1 > options/stackmap || fail "cannot set the stackmap option"
+gen0=$(stat_of generation)
+echo "$gen0" > $W/gens
+echo 1 > tracing_on
+
+# -- load ------------------------------------------------------------------
+stop=$W/stop
+bg=
+# Task context: a file-heavy loop; syscalls, page faults, scheduling.
+( while [ ! -e $stop ]; do
+	ls -R /sys/kernel/tracing/events > /dev/null 2>&1
+	cat /proc/self/maps /proc/*/stat > /dev/null 2>&1
+	find / -xdev -name 'nomatch*' > /dev/null 2>&1
+  done ) &
+bg="$bg $!"
+# The recording path with more distinct stacks than the map holds.
+( n=0
+  while [ ! -e $stop ]; do
+	echo 1 > $live
+	echo run > $live_run 2>/dev/null
+	n=$((n + 1))
+	echo $n > $W/live_runs
+  done ) &
+bg="$bg $!"
+# Readers: whole dumps, and one that keeps stack_map open for a while.
+( while [ ! -e $stop ]; do
+	cat stack_map > /dev/null; cat stack_map_bin > /dev/null; cat stack_map_stat > /dev/null
+  done ) &
+bg="$bg $!"
+( while [ ! -e $stop ]; do
+	exec 4< stack_map
+	head -c 4096 <&4 > /dev/null
+	sleep 0.5
+	cat <&4 > /dev/null
+	exec 4<&-
+  done ) &
+bg="$bg $!"
+# The consumer; killed at the end.
+cat trace_pipe > $W/pipe.txt &
+pipe_pid=$!
+# Control: reset, flip the option, free and reallocate. Each step logs the
+# generation, and the counters of the generation it ends.
+resets=0 frees=0 reallocs=0 freezes=0 step=0
+sum_pool=0 sum_probe=0 sum_busy=0
+account() {
+	sum_pool=$((sum_pool + $(stat_of fallbacks_pool)))
+	sum_probe=$((sum_probe + $(stat_of fallbacks_probe)))
+	sum_busy=$((sum_busy + $(stat_of busy)))
+}
+end=$(( $(cut -d. -f1 /proc/uptime) + secs ))
+while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
+	step=$((step + 1))
+	sleep 0.3
+	account
+	case $((step % 10)) in
+	5)
+		echo freeze > stack_map || fail "freeze write failed"
+		freezes=$((freezes + 1))
+		sleep 0.2
+		echo 0 > stack_map || fail "reset write failed"
+		resets=$((resets + 1)) ;;
+	0)
+		echo 0 > options/stackmap || fail "clearing the option failed"
+		if echo free > stack_map; then frees=$((frees + 1)); else fail "free failed"; fi
+		# Generation: the free moved it on; the new map moves it again.
+		echo 1 > options/stackmap && reallocs=$((reallocs + 1)) || fail "setting the option again failed" ;;
+	*)
+		echo 0 > stack_map || fail "reset write failed"
+		resets=$((resets + 1)) ;;
+	esac
+	stat_of generation >> $W/gens
+done
+touch $stop
+wait_bg() {
+	# The background loops end at their next check of $stop.
+	for i in $(seq 1 600); do
+		alive=0
+		for p in $bg; do kill -0 $p 2>/dev/null && alive=1; done
+		[ $alive -eq 0 ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+check "the load stopped within 5 minutes of the end" 'wait_bg'
+kill $pipe_pid 2>/dev/null
+wait $pipe_pid 2>/dev/null
+
+# -- checks, tracing quiet -------------------------------------------------
+# The last generation gets the full load once more, alone, so that its
+# counters can be checked exactly: the live load and a short workload.
+echo 0 > stack_map
+echo > trace
+echo 1 > $live
+echo run > $live_run
+ls -R /sys/kernel/tracing/events > /dev/null 2>&1
+echo 0 > tracing_on
+account
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo '!stacktrace' > events/syscalls/sys_enter_openat/trigger
+gen=$(stat_of generation)
+stat_of generation >> $W/gens
+cat stack_map > $W/map.txt
+cat trace > $W/trace.txt
+cat stack_map_stat > $W/stat.txt
+
+results=/sys/kernel/debug/kunit/ftrace_stackmap_live/results
+check "the live load ran and passed" 'grep "ok [0-9]* stackmap_live" $results | grep -qv "SKIP\|not ok"'
+grep -q "not ok" $results && detail 20 < $results
+# Generations only move forward, at every reset, free and reallocation.
+awk 'NR > 1 && $1 <= prev { bad = 1; print "generation " $1 " after " prev } { prev = $1 }
+     END { exit bad }' $W/gens > $W/gens.bad
+check "the generation moved forward at every reset and free ($(wc -l < $W/gens) steps)" '[ ! -s $W/gens.bad ]'
+# Every cookie of the current generation left in the buffer resolves.
+grep -o "<stack_id [0-9]* gen $gen>" $W/trace.txt | sort -u > $W/cookies
+awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' $W/map.txt | sort -u > $W/records
+grep -vxF -f $W/records $W/cookies > $W/unresolved
+unresolved=$(wc -l < $W/unresolved)
+check "cookies of the last generation in the buffer: $(wc -l < $W/cookies), all in stack_map" '[ -s $W/cookies ] && [ ! -s $W/unresolved ]'
+# The trace output prints no cookie of the live generation as unresolved.
+bad=$(grep -c "<stack_id [0-9]* gen $gen> \[unresolved\]" $W/trace.txt)
+check "the trace printed every cookie of the last generation with its frames" '[ "$bad" -eq 0 ]'
+# No stack is stored twice in a generation.
+awk '/^stack_id / { if (s != "") print s; s = ""; next } { s = s $0 "|" } END { if (s != "") print s }' \
+	$W/map.txt | sort | uniq -d > $W/dups
+dups=$(wc -l < $W/dups)
+check "no stack stored twice in the last generation ($(grep -c '^stack_id ' $W/map.txt) stored)" '[ "$dups" -eq 0 ]'
+refs=$(awk '/^stack_id / { s += $6 } END { print s + 0 }' $W/map.txt)
+succ=$(sed -n 's/^successes: //p' $W/stat.txt)
+check "refs add up to successes ($refs, $succ)" '[ "$refs" = "$succ" ]'
+entries=$(sed -n 's/^entries: //p' $W/stat.txt)
+capacity=$(sed -n 's/^capacity: //p' $W/stat.txt)
+pool=$(sed -n 's/^fallbacks_pool: //p' $W/stat.txt)
+check "the live load filled the pool ($entries of $capacity) and later stacks fell back ($pool)" '[ "$entries" = "$capacity" ] && [ "$pool" -gt 0 ]'
+# Fallbacks are in the trace as full stacks: stacks of the live load that
+# found the pool full, and stacks deeper than the map stores.
+awk '/<stack trace>/ { on = 1; n = 0; live = 0; next }
+     on && /^ => / { n++; if ($0 ~ /live_walk/) live = 1; next }
+     on { if (live) { full++; if (n > 64) deep++ } on = 0 }
+     END { print full + 0, deep + 0 }' $W/trace.txt > $W/full
+read full deep < $W/full
+check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
+
+# Stacks per context, from what trace_pipe consumed: the third character of
+# the flags field says NMI (Z/z), hard irq (h/H) or softirq (s).
+awk 'match($0, /\] [^ ]+ /) {
+	f = substr($0, RSTART + 2, RLENGTH - 3); c = substr(f, 3, 1)
+	ctx = "task"
+	if (c == "Z" || c == "z") ctx = "nmi"; else if (c == "h" || c == "H") ctx = "hardirq"; else if (c == "s") ctx = "softirq"
+	if ($0 ~ /<stack_id [0-9]+ gen [0-9]+>/) cookie[ctx]++
+	else if ($0 ~ /<stack trace>/) full[ctx]++
+     }
+     END { split("task softirq hardirq nmi", k, " ")
+	   for (i = 1; i <= 4; i++) printf "%s %d %d\n", k[i], cookie[k[i]], full[k[i]] }' $W/pipe.txt > $W/ctx
+while read ctx c f; do
+	echo "stress: figure: $ctx: $c cookies, $f full stacks"
+	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
+done < $W/ctx
+
+# The final free leaves no memory behind, by the allocator's own account.
+echo 0 > options/stackmap
+echo free > stack_map
+check "no vmalloc area of the map left after the final free" '! grep -q trace_stackmap_create /proc/vmallocinfo'
+echo 0 > options/stacktrace
+echo 0 > options/func_stack_trace
+echo 0 > events/enable
+echo 1 > tracing_on
+
+echo "stress: figure: seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
+echo "stress: figure: fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
+echo "stress: figure: unresolved cookies $unresolved, duplicates $dups"
+cat $W/stat.txt | sed 's/^/stress: figure: last generation /'
+echo "stress: DONE"
+exit 0
