@@ -118,7 +118,7 @@ changes() {
 		echo "  stack_map_bin: $(wc -c < $W/ref.bin) bytes in the snapshot, $(wc -c < $W/now.bin) now"
 	if ! cmp -s $W/ref.map $W/now.map; then
 		echo "  stack_map: $(grep -c '^stack_id' $W/ref.map) stacks in the snapshot, $(grep -c '^stack_id' $W/now.map) now:"
-		diff -U0 $W/ref.map $W/now.map | sed '1,2d; /^@@/d; s/^/  /' | head -n 6
+		diff -U0 $W/ref.map $W/now.map | sed '1,2d; /^@@/d; s/^/  /' | head -n 2
 	fi
 }
 
@@ -143,6 +143,15 @@ populate() {
 	workload
 	put 0 tracing_on
 	put 0 events/sched/sched_switch/enable
+}
+
+# cleanup: tracing and the options off, the map freed.
+cleanup() {
+	put 0 tracing_on
+	put 0 events/enable
+	put 0 options/stackmap
+	put 0 options/stacktrace
+	put free stack_map
 }
 
 # rebase: after a failure changed the map, populate it again and take a new
@@ -187,7 +196,11 @@ written() {
 	else
 		msg="taken"
 	fi
-	note $1 "write #$i to $4 ($(hexof "$5")): $msg (exit $2), expected: $3"
+	case $3 in
+	fail) set -- "$1" "$2" "a failed write()" "$4" "$5" ;;
+	any) set -- "$1" "$2" "a failure" "$4" "$5" ;;
+	esac
+	note $1 "write #$i to $4 ($(hexof "$5")): $msg (exit $2), expected $3"
 	return 1
 }
 
@@ -204,20 +217,19 @@ bad_write() {
 mklist() {
 	local j=0 fmt f sz
 	while IFS= read -r fmt; do
-		for f in $j; do
-			case $1:$fmt in
-			part:*)
-				printf "${fmt%%|*}" > $W/part/${j}a
-				printf "${fmt#*|}" > $W/part/${j}b
-				f="${j}a ${j}b" ;;
-			*:@empty)
-				: > $W/$1/$j ;;
-			*:"@zeros "*)
-				awk -v n=${fmt#@zeros } 'BEGIN { s = "0"; while (length(s) < n) s = s s; printf "%s", substr(s, 1, n) }' > $W/$1/$j ;;
-			*)
-				printf "$fmt" > $W/$1/$j ;;
-			esac
-		done
+		f=$j
+		case $1:$fmt in
+		part:*)
+			printf "${fmt%%|*}" > $W/part/${j}a
+			printf "${fmt#*|}" > $W/part/${j}b
+			f="${j}a ${j}b" ;;
+		*:@empty)
+			: > $W/$1/$j ;;
+		*:"@zeros "*)
+			awk -v n=${fmt#@zeros } 'BEGIN { s = "0"; while (length(s) < n) s = s s; printf "%s", substr(s, 1, n) }' > $W/$1/$j ;;
+		*)
+			printf "$fmt" > $W/$1/$j ;;
+		esac
 		for f in $f; do
 			sz=$(wc -c < $W/$1/$f)
 			eval "${1}sz_$f=$sz"
@@ -337,6 +349,7 @@ printf 'free\n' > $W/free_nl
 # isspace(), without "no"); a list entry that breaks them is left out.
 names=$(sed 's/^no//' trace_options | tr '\n' ' ')
 awk -v n="$N" -v seed="$SEED" -v names="$names" -v excl=$W/excluded '
+# Bytes are numbers: busybox awk compares the strings of split() as strings.
 function rnd(k) { return int(rand() * k) }
 function oct(m,   s, j) { s = ""; for (j = 1; j <= m; j++) s = s sprintf("\\%03o", B[j]); return s }
 function tob(h,   t, k, j) { k = split(h, t, " "); for (j = 1; j <= k; j++) B[j] = HEX[t[j]]; return k }
@@ -421,7 +434,7 @@ BEGIN {
 	}
 	nint = split("0 10 13 32 9 48 49 102 114 101 122 255 128 160", t, " ")
 	for (j = 1; j <= nint; j++)
-		INT[j - 1] = t[j]
+		INT[j - 1] = t[j] + 0
 	k = split(names, t, " ")
 	for (j = 1; j <= k; j++)
 		NAME[t[j]] = 1
@@ -438,7 +451,7 @@ BEGIN {
 	m = 0
 	for (j = 4; j <= NF; j++)
 		B[++m] = HEX[$j]
-	bad = $3 > 64 ? l == "opt" : valid(l, m)
+	bad = ($3 + 0 > 64) ? (l == "opt") : valid(l, m)
 	if (l == "part") {
 		p = substr($2, 1, length($2) - 1)
 		if (!(p in PB))
@@ -461,31 +474,50 @@ END {
 	RO["topt"] = rnd(NU["topt"] + 1)
 	for (it = 1; it <= n; it++) {
 		r = rand()
-		if (r < 0.40 && r >= 0.25 && NU["near"] || r >= 0.40 && r < 0.47 && NU["part"]) {
-			k = r < 0.40 ? "near" : "part"
-			print k, entry(k), "-"
-		} else if (r < 0.15) {
+		if (r < 0.15)
+			k = "rand"
+		else if (r < 0.25)
+			k = "mut"
+		else if (r < 0.40)
+			k = "near"
+		else if (r < 0.47)
+			k = "part"
+		else if (r < 0.55)
+			k = "off"
+		else if (r < 0.70)
+			k = "opt"
+		else if (r < 0.85)
+			k = "topt"
+		else if (r < 0.93)
+			k = "ro"
+		else
+			k = "rand"
+		if ((k == "near" || k == "part") && !NU[k])
+			k = "rand"
+		if (k == "rand") {
 			m = rand() < 0.5 ? randw("map", 8) : randw("map", 64)
-			print "rand", "-", oct(m)
-		} else if (r < 0.25)
-			print "mut", "-", oct(mutw())
-		else if (r < 0.55) {
-			# after a read or a seek on a read-write descriptor
+			print k, "-", oct(m)
+		} else if (k == "mut")
+			print k, "-", oct(mutw())
+		else if (k == "near" || k == "part")
+			print k, entry(k), "-"
+		else if (k == "off") {
 			q = rand()
-			m = q < 0.3 ? tob("67 61 72 62 61 67 65") : q < 0.7 ? mutw() : randw("map", 7)
-			print "off", rnd(4) ":" (1 + rnd(4096)), oct(m)
-		} else if (r < 0.70 || r < 0.85) {
-			k = r < 0.70 ? "opt" : "topt"
+			if (q < 0.3)
+				m = tob("67 61 72 62 61 67 65")
+			else if (q < 0.7)
+				m = mutw()
+			else
+				m = randw("map", 7)
+			print k, rnd(4) ":" (1 + rnd(4096)), oct(m)
+		} else if (k == "opt" || k == "topt") {
 			if (rand() < 0.4 || !NU[k])
 				print k, "-", oct(randw(k, 64))
 			else
 				print k, entry(k), "-"
-		} else if (r < 0.93) {
-			m = rand() < 0.5 ? tob(ROW[rnd(5)]) : randw("ro", 64)
-			print "ro", rnd(2), oct(m)
 		} else {
-			m = rand() < 0.5 ? randw("map", 8) : randw("map", 64)
-			print "rand", "-", oct(m)
+			m = rand() < 0.5 ? tob(ROW[rnd(5)]) : randw("ro", 64)
+			print k, rnd(2), oct(m)
 		}
 	}
 }' $W/lists > $W/plan
@@ -536,11 +568,8 @@ if [ "${entries:-0}" -gt 0 ] && grep -qx 'options/stackmap:1' $W/ref.txt &&
 	say "PASS: setup: a map of $entries stacks (generation $gen, option set), tracing quiet: nothing changes in 1 s"
 else
 	say "FAIL: setup: a map of stacks (option set) and quiet tracing"
-	{ sed 's/^/  /' $W/ref.txt; changes; } | detail
-	populate
-	put 0 options/stackmap
-	put 0 options/stacktrace
-	put free stack_map
+	{ grep -v '^trace_options:' $W/ref.txt | sed 's/^/  /'; changes; } | detail
+	cleanup
 	finish
 fi
 say "seed $SEED, $N iterations: sh fuzz.sh $N $SEED makes the same writes"
@@ -601,12 +630,12 @@ while read -r kind arg oct <&4; do
 			0|1) dd bs=$k count=1 <&3 >$W/o1 2>/dev/null ;;
 			2) cat <&3 >$W/o1 ;;
 			esac
+			got=$(wc -c < $W/o1)
 			dd if=$pay bs=$sz count=1 seek=$((skip != 0)) conv=notrunc >&3 2>$W/dd.err
-			written off $? EINVAL "stack_map (read-write descriptor, at offset $(($(wc -c < $W/o1) + skip)))" $pay
+			written off $? EINVAL "stack_map (read-write descriptor, at offset $((got + skip)))" $pay
 			cat <&3 >$W/o2
 		} 3<>stack_map
 		if [ $opened = 1 ]; then
-			got=$(wc -c < $W/o1)
 			{ head -c $got $W/ref.map; tail -c +$((got + skip + 1)) $W/ref.map; } > $W/oexp
 			cat $W/o1 $W/o2 | cmp -s - $W/oexp ||
 				note off "write #$i ($(hexof $pay)): read $got bytes, skipped $skip, wrote, read on: not the text of stack_map"
@@ -663,7 +692,7 @@ writer() {
 			f=$W/near/$j
 			eval "sz=\$nearsz_$j"
 			[ "$sz" -gt 0 ] || continue
-			grep -qx "near $j" $W/excluded && continue
+			case $near_excluded in *" $j "*) continue ;; esac
 		else
 			sz=$(( (k * 13 + id * 7) % 64 + 1 ))
 			f=$W/cw$id.pay
@@ -684,6 +713,7 @@ writer() {
 	echo $n > $W/cw$id.n
 }
 
+near_excluded=" $(echo $(sed -n 's/^near //p' $W/excluded)) "
 rm -f $W/stop
 writer 1 &
 p1=$!
@@ -715,7 +745,6 @@ for id in 1 2 3 4; do
 done
 [ $rbad -gt 3 ] && note conc "... $((rbad - 3)) more reads not the snapshot's text"
 unchanged conc "the concurrent writes"
-i=$((i + 1))
 w_text=$((w_text + 1))
 if ! cat stack_map | cmp -s - $W/ref.map; then
 	note text "the text of stack_map changed with the concurrent writes:"
@@ -740,13 +769,13 @@ report() {
 }
 report rand "random bytes to stack_map ($w_rand writes of 1..64 bytes, one write() each)" EINVAL
 report mut "edits of \"0\", \"free\" and \"freeze\" to stack_map ($w_mut writes: bytes replaced, inserted, deleted, upper-cased, appended, doubled)" EINVAL
-report near "near misses to stack_map ($w_near writes of $nnear near misses: \"00\", \"fre\", \"free\\n\\n\", \"0\\0\", \"free\\0\", 4096 and 65536 \"0\"s...; and $nempty opens without a write, as busybox cannot write() no bytes)" EINVAL
-report part "words cut in two (\"fr\" then \"ee\"...) on one descriptor of stack_map ($w_part writes): nothing adds up, each half" EINVAL
+report near "near misses to stack_map ($w_near writes cycling through $nnear near misses: \"00\", \"fre\", \"free\\n\\n\", \"0\\0\", \"free\\0\", 4096 and 65536 \"0\"s...; the empty write, which busybox cannot make, as $nempty open and close without a write)" EINVAL
+report part "words cut in two (\"fr\" then \"ee\"...), written in two write()s on one descriptor of stack_map ($((w_part / 2)) pairs): the halves" EINVAL
 report off "writes to stack_map after reads and seeks on a read-write descriptor ($w_off writes, the descriptor then read on as before)" EINVAL
 report opt "bad values to options/stackmap ($w_opt writes: \"2\", \"-1\", \"01x\", \"yes\", random bytes...)" "an error"
 report topt "bad names to trace_options ($w_topt writes: \"stackmapx\", \"no stackmap\", \"stack map\", random bytes...)" "an error"
 report ro "writes to the read-only stack_map_stat and stack_map_bin ($w_ro writes, \"0\", \"free\\n\" and \"freeze\\n\" among them; ${ro_msg:-no error seen})" "an error"
-report conc "4 concurrent writers to stack_map for ${CONC_SECS} s ($w_conc writes) while it was read $reads times unchanged" EINVAL
+report conc "4 concurrent writers to stack_map for ${CONC_SECS} s ($w_conc writes; meanwhile $reads reads of it, each the snapshot's text)" EINVAL
 if [ -s $W/fail.text ]; then
 	say "FAIL: the text of stack_map is the snapshot's at each of $w_text checks (every 20 writes)"
 	head -n 40 $W/fail.text | detail
@@ -758,7 +787,7 @@ fi
 # taking its valid writes; then everything off.
 snap $W/end
 since=
-[ $rebases -gt 0 ] && since=" (retaken $rebases times, after the failures above)"
+[ $rebases -gt 0 ] && since=" (taken again after each of the $rebases failures above that changed them)"
 if cmp -s $W/ref.txt $W/end.txt && cmp -s $W/ref.bin $W/end.bin && cmp -s $W/ref.map $W/end.map &&
    grep -qx 'options/stackmap:1' $W/end.txt; then
 	say "PASS: after the fuzzing, stack_map, stack_map_bin, stack_map_stat and trace_options are the snapshot's$since, options/stackmap is still 1"
@@ -789,16 +818,11 @@ else
 		echo "stack_map: $(cat stack_map | wc -l) lines"
 	} | detail
 fi
-put 0 tracing_on
-put 0 events/enable
-put 0 options/stackmap
-put 0 options/stacktrace
-put free stack_map
+cleanup
 if [ "$(cat options/stackmap)" = 0 ] && [ -z "$(cat stack_map_stat)" ] && [ -z "$(cat stack_map)" ]; then
 	say "PASS: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
 else
 	say "FAIL: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
 	{ echo "options/stackmap: $(cat options/stackmap)"; sed 's/^/stack_map_stat: /' stack_map_stat; } | detail
 fi
-rm -rf $W
 finish

@@ -58,6 +58,8 @@ echo "$gen0" > $W/gens
 echo 1 > tracing_on
 
 # -- load ------------------------------------------------------------------
+# The host injects NMIs through the QEMU monitor between these two lines.
+echo "=== NMI ON"
 stop=$W/stop
 bg=
 # Task context: a file-heavy loop; syscalls, page faults, scheduling.
@@ -125,6 +127,7 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
 	stat_of generation >> $W/gens
 done
 touch $stop
+echo "=== NMI OFF"
 wait_bg() {
 	# The background loops end at their next check of $stop.
 	for i in $(seq 1 600); do
@@ -149,14 +152,15 @@ echo run > $live_run
 ls -R /sys/kernel/tracing/events > /dev/null 2>&1
 echo 0 > tracing_on
 account
-echo nop > current_tracer
-echo > set_ftrace_filter
-echo '!stacktrace' > events/syscalls/sys_enter_openat/trigger
 gen=$(stat_of generation)
 stat_of generation >> $W/gens
 cat stack_map > $W/map.txt
 cat trace > $W/trace.txt
 cat stack_map_stat > $W/stat.txt
+# After the copies: a change of tracer empties the buffer.
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo '!stacktrace' > events/syscalls/sys_enter_openat/trigger
 
 results=/sys/kernel/debug/kunit/ftrace_stackmap_live/results
 check "the live load ran and passed" 'grep "ok [0-9]* stackmap_live" $results | grep -qv "SKIP\|not ok"'
