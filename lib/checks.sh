@@ -224,9 +224,10 @@ check_stackmap_only() {
 # report fails as in check_console.
 check_kcsan() {
 	local con=$1 ours others
+	# A report runs from its "BUG: KCSAN:" line to the "====" line that closes it.
 	ours=$(tr -d '\r' <"$con" | awk '/BUG: KCSAN:/ { on = 1; r = "" }
 		on { r = r $0 "\n" }
-		on && /^\[ *[0-9.]+\] =+$/ && r ~ /BUG: KCSAN/ && ++sep == 2 { on = 0; sep = 0; if (r ~ /stackmap/) printf "%s", r }' )
+		on && /^\[ *[0-9.]+\] =+$/ { on = 0; if (r ~ /stackmap/) printf "%s", r }' )
 	others=$(grep -a 'BUG: KCSAN:' "$con" | grep -vc stackmap || true)
 	if [ -n "$ours" ]; then
 		fail "KCSAN: data races in the stack map:"
