@@ -5,7 +5,8 @@ has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
 # build_kernel SRC OBJ: build SRC into OBJ. ARCH=i386 builds the 32-bit
 # configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
-# adds config/VARIANT.config (the sanitizer kernels, see debug_obj).
+# adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
+# (the sanitizer kernels, see debug_obj).
 build_kernel() {
 	local src=$1 obj=$2 cc=gcc arch=${ARCH:-x86_64}
 	mkdir -p "$obj"
@@ -25,6 +26,9 @@ build_kernel() {
 		fi
 	fi
 	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
+	# What a base needs on top of a variant (config/VARIANT-BASE.config).
+	[ -z "${VARIANT:-}" ] || [ ! -f "$TOP/config/$VARIANT-$BASE.config" ] ||
+		frags+=("$TOP/config/$VARIANT-$BASE.config")
 	local cfg_sum
 	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
 	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.frag-sum" 2>/dev/null)" != "$cfg_sum" ]; then

@@ -33,8 +33,8 @@ cmd_test() {
 		p0=$PASSED f0=$FAILED
 		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
 		test_base
-		# The debug kernel runs on the mainline series.
-		[ "$b" != "$MAINLINE" ] || [ -n "${FTRACETEST:-}${NO_DEBUG:-}" ] || test_debug
+		# The debug kernel of each base (NO_DEBUG=1 leaves it out).
+		[ -n "${FTRACETEST:-}${NO_DEBUG:-}" ] || test_debug
 		if [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
 			# The backport: no clause id, checkpatch, it applies, exports back, and every
 			# patch builds on its own (=n too). The rest of the
