@@ -136,13 +136,13 @@ def main():
     bench = []
     if len(sys.argv) > 2:
         for line in open(sys.argv[2], errors="replace"):
-            m = re.search(r"# stackmap_bench: (depth .*)$", line)
+            m = re.search(r"trace_stackmap_bench: (depth .*)$", line)
             if m:
                 bench.append(m.group(1).strip())
     if bench:
         out.append("")
-        out.append("Map micro-benchmark (KUnit ftrace_stackmap_bench; median (min-max) over "
-                   "the timed passes):")
+        out.append("Map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK; median (min-max) "
+                   "over the timed passes):")
         out.append("")
         out.extend("    " + b for b in bench)
     print("\n".join(out))

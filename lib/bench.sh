@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark (not a test): one boot, the four workloads of guest/bench.sh
-# with the map off, on and without stacks, plus the KUnit micro-benchmark.
+# with the map off, on and without stacks, plus the map's micro-benchmark.
 cmd_bench() {
 	local rounds=${ROUNDS:-15} out=$BDIR/bench
 	case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a whole number of rounds, at least 1 (got '$rounds')" ;; esac
@@ -24,8 +24,10 @@ cmd_bench() {
 	esac
 	cmd_build
 	has_stackmap "$KT" || die "the workspace has no stack map to benchmark"
-	boot bench "$OBJ" "$KT" harness.rounds="$rounds" trace_stackmap_kunit.bench=1 \
-		kunit.filter_glob=ftrace_stackmap_bench "${args[@]}" ||
+	grep -q '^CONFIG_FTRACE_STACKMAP_BENCHMARK=y' "$OBJ/.config" ||
+		die "the kernel has no stack map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK)"
+	boot bench "$OBJ" "$KT" harness.rounds="$rounds" trace_stackmap_bench.run=1 \
+		kunit.enable=0 "${args[@]}" ||
 		die "the benchmark boot failed"
 	QEMU_MORE=()
 	mkdir -p "$out"

@@ -23,6 +23,8 @@ build_kernel() {
 			frags+=("$TOP/config/nostackmap.config")
 		else
 			frags+=("$TOP/config/stackmap.config")
+			! grep -q '^config FTRACE_STACKMAP_BENCHMARK$' "$src/kernel/trace/Kconfig" ||
+				frags+=("$TOP/config/stackmap-bench.config")
 		fi
 	fi
 	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
