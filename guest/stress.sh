@@ -91,9 +91,20 @@ bg="$bg $!"
 	exec 4<&-
   done ) &
 bg="$bg $!"
-# The consumer; killed at the end.
-cat trace_pipe > $W/pipe.txt &
-pipe_pid=$!
+# The consumer. It counts stacks per context as it reads (the text of a
+# long run would not fit in the guest's memory): the third character of the
+# flags field says NMI (Z/z), hard irq (h/H) or softirq (s). Its cat is
+# killed at the end; awk then writes the counts.
+( cat trace_pipe & echo $! > $W/pipe_cat; wait ) | awk 'match($0, /\] [^ ]+ /) {
+	f = substr($0, RSTART + 2, RLENGTH - 3); c = substr(f, 3, 1)
+	ctx = "task"
+	if (c == "Z" || c == "z") ctx = "nmi"; else if (c == "h" || c == "H") ctx = "hardirq"; else if (c == "s") ctx = "softirq"
+	if ($0 ~ /<stack_id [0-9]+ gen [0-9]+>/) cookie[ctx]++
+	else if ($0 ~ /<stack trace>/) full[ctx]++
+     }
+     END { split("task softirq hardirq nmi", k, " ")
+	   for (i = 1; i <= 4; i++) printf "%s %d %d\n", k[i], cookie[k[i]], full[k[i]] }' > $W/ctx &
+ctx_pid=$!
 # Control: reset, flip the option, free and reallocate. Each step logs the
 # generation, and the counters of the generation it ends.
 resets=0 frees=0 reallocs=0 freezes=0 step=0
@@ -139,8 +150,8 @@ wait_bg() {
 	return 1
 }
 check "the load stopped within 5 minutes of the end" 'wait_bg'
-kill $pipe_pid 2>/dev/null
-wait $pipe_pid 2>/dev/null
+kill $(cat $W/pipe_cat) 2>/dev/null
+wait $ctx_pid 2>/dev/null
 
 # -- checks, tracing quiet -------------------------------------------------
 # The last generation gets the full load once more, alone, so that its
@@ -199,17 +210,7 @@ awk '/<stack trace>/ { on = 1; n = 0; live = 0; next }
 read full deep < $W/full
 check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
 
-# Stacks per context, from what trace_pipe consumed: the third character of
-# the flags field says NMI (Z/z), hard irq (h/H) or softirq (s).
-awk 'match($0, /\] [^ ]+ /) {
-	f = substr($0, RSTART + 2, RLENGTH - 3); c = substr(f, 3, 1)
-	ctx = "task"
-	if (c == "Z" || c == "z") ctx = "nmi"; else if (c == "h" || c == "H") ctx = "hardirq"; else if (c == "s") ctx = "softirq"
-	if ($0 ~ /<stack_id [0-9]+ gen [0-9]+>/) cookie[ctx]++
-	else if ($0 ~ /<stack trace>/) full[ctx]++
-     }
-     END { split("task softirq hardirq nmi", k, " ")
-	   for (i = 1; i <= 4; i++) printf "%s %d %d\n", k[i], cookie[k[i]], full[k[i]] }' $W/pipe.txt > $W/ctx
+# Stacks per context, counted by the trace_pipe consumer.
 while read ctx c f; do
 	echo "stress: figure: $ctx: $c cookies, $f full stacks"
 	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
