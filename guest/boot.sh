@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the boot check of "./harness test": the kernel was booted
-# with trace_options=stackmap,stacktrace trace_event=sched:sched_switch (S20).
+# with trace_options=stackmap,stacktrace trace_event=sched:sched_switch (S20)
+# and trace_stackmap_capacity=4096 (S27).
 # Prints one "bootcheck: PASS|FAIL: what" line per check.
 cd /sys/kernel/tracing || exit 1
 check() {
@@ -14,7 +15,8 @@ check() {
 sleep 0.3
 echo 0 > tracing_on
 check "S20 the stackmap option is set from the command line" '[ "$(cat options/stackmap)" = 1 ]'
-check "S20 the map was allocated when tracefs initialized" 'grep -q "^capacity: 16384$" stack_map_stat'
+check "S20 the map was allocated when tracefs initialized" 'grep -q "^capacity: " stack_map_stat'
+check "S27 with the capacity of trace_stackmap_capacity=4096" 'grep -q "^capacity: 4096$" stack_map_stat && [ "$(cat stack_map_capacity)" = 4096 ]'
 check "S5 sched_switch stacks are recorded as cookies" 'grep -q "<stack_id [0-9]* gen [0-9]*>" trace'
 check "S20 stacks from before tracefs are recorded in full" 'grep -q "<stack trace>" trace'
 grep -o '<stack_id [0-9]* gen [0-9]*>' trace | sort -u > /tmp/cookies

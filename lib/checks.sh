@@ -138,8 +138,11 @@ check_boot_option() {
 	# trace_clock=local: when TCG fails to calibrate the TSC, the kernel
 	# switches the default trace clock to "global" at late_initcall, which
 	# resets the buffer and would throw away the stacks of early boot.
+	# A smaller map than the default, as a device tracing from boot may
+	# take: the capacity given on the command line is the one allocated.
 	if ! boot boot "$OBJ" "$KT" kunit.enable=0 trace_clock=local \
-		trace_options=stackmap,stacktrace trace_event=sched:sched_switch; then
+		trace_options=stackmap,stacktrace trace_event=sched:sched_switch \
+		trace_stackmap_capacity=4096; then
 		fail "boot with trace_options=stackmap,stacktrace did not finish"
 		return
 	fi
