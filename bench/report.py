@@ -13,7 +13,12 @@ from collections import defaultdict
 
 FIELDS = ("events cookies fullstacks frames bytes span_ns op_ns ops written overrun "
           "distinct successes fallbacks").split()
+TFIELDS = ("secs bytes entries distinct frames_stored successes fallbacks memory capacity "
+           "frame_capacity passes").split()
 MODES = ("full", "map", "none")
+# The figures published with the first stack map proposal, on a distribution
+# kernel: ring-buffer bytes saved by the map, same workload and time.
+PUBLIC = {"fs_kmalloc": "78%", "fs_function": "74%"}
 
 
 def med(xs):
@@ -34,15 +39,91 @@ def table(out, header, rows):
         out.append("| " + " | ".join(row) + " |")
 
 
+def deep_report(out, timed, deep, disk, frames_by_wl, cookie_rec):
+    """The deep-stack workloads: what the map saves over a fixed time."""
+    rows, mem = [], []
+    for wl, modes in timed.items():
+        rounds = sorted(set(modes["full"]) & set(modes["map"]) & set(modes["none"]))
+        if not rounds or any(set(modes[m]) != set(rounds) for m in MODES):
+            sys.exit(f"report.py: {wl}: not every timed round has the three modes")
+        v = {m: {k: [modes[m][r][k] for r in rounds] for k in TFIELDS} for m in MODES}
+        # An event and its stack are two entries; with no stacks, one.
+        ev = {m: [e / (1 if m == "none" else 2) for e in v[m]["entries"]] for m in MODES}
+        bpe = {m: [b / max(e, 1) for b, e in zip(v[m]["bytes"], ev[m])] for m in MODES}
+        saved = [1 - m / f for m, f in zip(v["map"]["bytes"], v["full"]["bytes"])]
+        saved_ev = [1 - m / f for m, f in zip(bpe["map"], bpe["full"])]
+        secs = v["full"]["secs"][0]
+        mib = "{:.2f}"
+        rows.append([wl, f"{secs:.0f} s",
+                     spread([b / 2**20 for b in v["full"]["bytes"]], mib),
+                     spread([b / 2**20 for b in v["map"]["bytes"]], mib),
+                     spread([b / 2**20 for b in v["none"]["bytes"]], mib),
+                     spread([100 * x for x in saved], "{:.1f}") + " %",
+                     PUBLIC.get(wl, "-"),
+                     spread(ev["full"]), spread(ev["map"]),
+                     spread(v["full"]["passes"]), spread(v["map"]["passes"]),
+                     spread(v["none"]["passes"]),
+                     spread(bpe["full"], "{:.1f}"), spread(bpe["map"], "{:.1f}"),
+                     spread([100 * x for x in saved_ev], "{:.1f}") + " %"])
+        stored = [fs / max(d, 1) for fs, d in zip(v["map"]["frames_stored"], v["map"]["distinct"])]
+        # What one stored stack costs when stacks this deep fill the map: the
+        # map's memory over the stacks it can hold (the frame pool may run out
+        # before the elements do).
+        per = [m / max(min(c, fc / max(d, 1)), 1) for m, c, fc, d in
+               zip(v["map"]["memory"], v["map"]["capacity"], v["map"]["frame_capacity"], stored)]
+        mem.append([wl, f"{frames_by_wl.get(wl, float('nan')):.1f}", spread(stored, "{:.1f}"),
+                    spread(v["map"]["distinct"]), spread(v["map"]["successes"]),
+                    spread(v["map"]["fallbacks"]), spread(per)])
+    out.append("")
+    out.append(f"Deep stacks: {deep}; disk: {disk}. Each workload traced for its time "
+               "with a buffer that kept everything, all CPUs (the load's writeback, journal "
+               "and disk interrupts run on both). Events kept and time span in the fixed "
+               "buffer are the fs_ rows of the first table.")
+    out.append("")
+    table(out, ["workload", "traced", "ring-buffer MiB, full", "map", "none",
+                "saved by the map", "published", "events full", "map",
+                "load passes full", "map", "none",
+                "bytes per event+stack, full", "map", "saved per event"], rows)
+    out.append("")
+    out.append("saved by the map: 1 - bytes map/full over the same time; published: the "
+               "saving reported with the first stack map proposal on a distribution "
+               "kernel, the same comparison. Saved per event: the same from bytes per "
+               "event and its stack, which does not depend on how much work each mode "
+               "got through in its time. An event and its stack record are two ring-buffer "
+               "entries, so events = entries / 2 in full and map mode. Load passes: the folders "
+               "the load got through in the time.")
+    out.append("")
+    table(out, ["workload", "frames per stack (kept events)", "frames per stored stack",
+                "distinct stacks", "cookies (successes)", "fallbacks",
+                "bytes per stored stack, map full of such stacks"], mem)
+    out.append("")
+    out.append("bytes per stored stack: the map's memory over the stacks of this depth it "
+               "can hold, the elements or the frame pool (16 frames per element on average) "
+               "running out first.")
+
+
 def main():
     runs = defaultdict(lambda: defaultdict(dict))   # wl -> mode -> round -> fields
-    fmt, head = {}, ""
+    timed = defaultdict(lambda: defaultdict(dict))  # the same for the RAWT lines
+    fmt, head, deep, disk = {}, "", "", ""
     for n, line in enumerate(open(sys.argv[1], errors="replace"), 1):
         line = line.strip()
-        if line.startswith("bench: "):
+        if line.startswith("bench: deep"):
+            deep = line[len("bench: "):]
+        elif line.startswith("bench: "):
             head = line[len("bench: "):]
+        if line.startswith("DISK "):
+            disk = line[len("DISK "):]
         if line.startswith("FORMAT "):
             fmt[line.split()[1]] = int(line.split()[2])
+        if line.startswith("RAWT "):
+            p = line.split()
+            if len(p) != 4 + len(TFIELDS) or p[2] not in MODES:
+                sys.exit(f"report.py: {sys.argv[1]}:{n}: not a RAWT line of this version: {line}")
+            if int(p[3]) == 0:
+                continue
+            timed[p[1]][p[2]][int(p[3])] = dict(zip(TFIELDS, map(float, p[4:])))
+            continue
         if not line.startswith("RAW "):
             continue
         p = line.split()
@@ -68,7 +149,7 @@ def main():
            f"Record sizes from the event formats: a cookie record is {cookie_rec} bytes, "
            f"a full stack record {frames_at} + 8 per frame ({frames_at + 4} + 8 from 13 "
            "frames on).", ""]
-    space, cost, warn = [], [], []
+    space, cost, warn, frames_by_wl = [], [], [], {}
     f1, f2 = "{:.1f}", "{:.2f}"
     for wl, modes in runs.items():
         rounds = sorted(set(modes["full"]) & set(modes["map"]) & set(modes["none"]))
@@ -95,6 +176,9 @@ def main():
                       f"{med(limit):.2f}x", spread(ratio("map", "full", "events"), f2) + "x",
                       spread(ratio("map", "full", "bytes"), "{:.3f}"),
                       spread(ratio("map", "full", "span_ns"), f2) + "x"])
+        frames_by_wl[wl] = med(frames)
+        if not med(v["none"]["ops"]):
+            continue    # a timed workload: no operations to time
         cost.append([wl, spread(per_stack("full")), spread(per_stack("map")),
                      spread(ratio("full", "none", "op_ns"), f2),
                      spread(ratio("map", "none", "op_ns"), f2),
@@ -129,6 +213,8 @@ def main():
                "spread over the events traced; it includes unwinding the stack. Distinct "
                "stacks, successes and fallbacks are the whole map's, all CPUs; full stacks "
                "in map mode are those in the measured buffer.")
+    if timed:
+        deep_report(out, timed, deep, disk, frames_by_wl, cookie_rec)
     if warn:
         out.append("")
         out.extend("WARNING: " + w for w in warn)

@@ -153,5 +153,135 @@ for wl in sched_switch kmalloc function trigger; do
 	done
 done
 reset_all
+
+# Deep stacks: ext4 on a virtio-blk disk (the harness boots the benchmark
+# kernel with one). The load goes through the disk's folders of 25 files
+# one after the other, in a loop: a folder is copied, synced, read back cold
+# and removed, a pass of a few tens of milliseconds, while the tracing runs
+# for a fixed time. Each round and mode runs twice: with a buffer large
+# enough to keep everything, for the ring-buffer bytes the workload writes
+# in that time (all CPUs: writeback, the journal and the disk's interrupts
+# run anywhere); and in the 128 KiB buffer of the workloads above, for the
+# events kept and their time span.
+#   RAWT workload mode round secs bytes entries distinct frames_stored
+#       successes fallbacks memory capacity frame_capacity passes
+# bytes, entries: all CPUs' buffers at the end, nothing lost; passes: the
+# load's passes that ended in the time; the others from stack_map_stat
+# (map mode; 0 otherwise).
+[ -b /dev/vda ] || { echo "bench: no disk, no deep-stack workloads"; exit 0; }
+DROUNDS=$(sed -n 's/.*harness\.deep_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+DROUNDS=${DROUNDS:-5}
+BIGKB=98304
+mkdir -p /mnt && mount -t ext4 /dev/vda /mnt || die "cannot mount the disk"
+[ -d /mnt/src ] || die "the disk has no /mnt/src"
+rm -rf /mnt/copy
+echo "DISK $(find /mnt/src -type f | wc -l) files in $(ls /mnt/src | wc -l) folders, $(du -sk /mnt/src | cut -f1) KiB"
+# One byte in /tmp/passes per pass.
+fsload() {
+	while [ -e /tmp/fsload ]; do
+		for d in /mnt/src/*; do
+			[ -e /tmp/fsload ] || break
+			cp -a $d /mnt/copy
+			sync
+			echo 3 > /proc/sys/vm/drop_caches
+			cat /mnt/copy/* > /dev/null
+			rm -rf /mnt/copy
+			sync
+			printf . >> /tmp/passes
+		done
+	done
+}
+passes() { echo $(($(wc -c < /tmp/passes))); }
+
+# $1 workload, $2 mode
+fssetup() {
+	case $1 in
+	fs_kmalloc)
+		echo 1 > events/kmem/kmem_cache_alloc/enable
+		[ "$2" = none ] || echo 1 > options/stacktrace ;;
+	fs_function)
+		echo 'ext4_* jbd2_* submit_bio* blk_mq_* virtblk_* virtqueue_*' > set_ftrace_filter ||
+			die "cannot set the function filter"
+		echo function > current_tracer
+		[ "$2" = none ] || echo 1 > options/func_stack_trace ;;
+	esac
+}
+
+secs() { case $1 in fs_kmalloc) echo 1 ;; fs_function) echo 3 ;; esac; }
+
+# Sums a per-CPU stats line over all CPUs.
+allstat() { cat per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }'; }
+
+# workload mode round: everything the workload writes in its time.
+timed() {
+	reset_all
+	echo $BIGKB > buffer_size_kb || die "cannot get a ${BIGKB} KiB buffer"
+	echo 0 > options/overwrite
+	if [ "$2" = map ]; then
+		echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"
+	fi
+	fssetup $1 $2
+	p0=$(passes)
+	echo 1 > tracing_on
+	sleep $(secs $1)
+	echo 0 > tracing_on
+	p1=$(passes)
+	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+	need passes "$p0" passes "$p1"
+	b=$(allstat bytes) en=$(allstat entries) ov=$(allstat overrun) dr=$(allstat 'dropped events')
+	need bytes "$b" entries "$en" overrun "$ov" dropped "$dr"
+	[ "$ov" = 0 ] && [ "$dr" = 0 ] || die "$1 $2: ${BIGKB} KiB per CPU was too small ($ov overrun, $dr dropped)"
+	d=0 fs=0 s=0 f=0 m=0 c=0 fc=0
+	if [ $2 = map ]; then
+		d=$(mapstat entries) fs=$(mapstat frames) s=$(mapstat successes) f=$(mapstat fallbacks)
+		m=$(mapstat memory) c=$(mapstat capacity) fc=$(mapstat frame_capacity)
+	fi
+	need distinct "$d" frames "$fs" successes "$s" fallbacks "$f" memory "$m" \
+		capacity "$c" frame_capacity "$fc"
+	echo "RAWT $1 $2 $3 $(secs $1) $b $en $d $fs $s $f $m $c $fc $((p1 - p0))"
+}
+
+# workload mode round: what the 128 KiB buffer of the CPU the load runs on
+# keeps. The same RAW line as above, with no operations to time.
+kept() {
+	setup none none
+	[ "$2" = map ] && { echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"; }
+	fssetup $1 $2
+	echo 1 > tracing_on
+	sleep $(secs $1)
+	echo 0 > tracing_on
+	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+	cat per_cpu/cpu$CPU/trace > /tmp/t
+	case $1 in fs_kmalloc) p=' kmem_cache_alloc: ' ;; fs_function) p=' <-' ;; esac
+	ev=$(grep -c "$p" /tmp/t || true)
+	ck=$(grep -c '<stack_id' /tmp/t || true)
+	fs=$(grep -c '<stack trace>' /tmp/t || true)
+	fr=$(grep -c '^ => ' /tmp/t || true)
+	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
+	d=0 s=0 f=0
+	if [ $2 = map ]; then d=$(mapstat entries) s=$(mapstat successes) f=$(mapstat fallbacks); fi
+	b=$(cpustat bytes) en=$(cpustat entries) ov=$(cpustat overrun)
+	need events "$ev" bytes "$b" span "$span" entries "$en" overrun "$ov" \
+		distinct "$d" successes "$s" fallbacks "$f"
+	echo "RAW $1 $2 $3 $ev $ck $fs $fr $b $span 0 0 $((en + ov)) $ov $d $s $f"
+}
+
+touch /tmp/fsload /tmp/passes
+fsload > /dev/null 2>&1 &
+load=$!
+echo "bench: deep stacks, ext4 on virtio-blk, $DROUNDS rounds, load pid $load on CPU $CPU"
+for wl in fs_kmalloc fs_function; do
+	r=0
+	while [ $r -le $DROUNDS ]; do
+		for mode in full map none; do timed $wl $mode $r; done
+		for mode in full map none; do kept $wl $mode $r; done
+		r=$((r + 1))
+	done
+done
+rm /tmp/fsload
+wait $load
+reset_all
+sync
+umount /mnt
 echo 1 > tracing_on
 exit 0

@@ -1,6 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
-# The benchmark (not a test): one boot, the four workloads of guest/bench.sh
-# with the map off, on and without stacks, plus the map's micro-benchmark.
+# The benchmark (not a test): one boot of the benchmark kernel, the
+# workloads of guest/bench.sh with the map off, on and without stacks, plus
+# the map's micro-benchmark.
+
+# bench_disk IMAGE: an ext4 image holding the files of the base's kernel/
+# and fs/ext4/ sources, 25 to a folder (/src/NNN), made once. The guest's
+# load works on one folder at a time, so that one pass is short and a
+# traced second holds many of them (guest/bench.sh).
+bench_disk() {
+	local img=$1 tmp n=0 f
+	[ -f "$img" ] && return 0
+	tmp=$(mktemp -d)
+	while IFS= read -r f; do
+		mkdir -p "$tmp/src/$(printf %03d $((n / 25)))"
+		cp "$KT/$f" "$tmp/src/$(printf %03d $((n / 25)))/$n-${f##*/}"
+		n=$((n + 1))
+	done < <(cd "$KT" && find kernel fs/ext4 -type f | LC_ALL=C sort)
+	say "making the benchmark disk: ext4, $n files in $(((n + 24) / 25)) folders ($(du -sh "$tmp/src" | cut -f1))"
+	# 512 MiB: room for a copy and the journal; a sparse file.
+	rm -f "$img.new"
+	truncate -s 512M "$img.new"
+	/usr/sbin/mkfs.ext4 -q -F -L bench -d "$tmp" "$img.new" || { rm -rf "$tmp"; die "mkfs.ext4 failed"; }
+	rm -rf "$tmp"
+	mv "$img.new" "$img"
+}
+
 cmd_bench() {
 	local rounds=${ROUNDS:-15} out=$BDIR/bench
 	case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a whole number of rounds, at least 1 (got '$rounds')" ;; esac
@@ -22,12 +46,26 @@ cmd_bench() {
 		how="QEMU TCG, host time: times are host wall-clock time, as noisy as the host" ;;
 	*) die "CLOCK must be icount (guest instructions, the default) or host (wall clock) (got '$clock')" ;;
 	esac
-	cmd_build
+	local drounds=${DEEP_ROUNDS:-5}
+	case "$drounds" in '' | *[!0-9]*) die "DEEP_ROUNDS must be a whole number of rounds, 0 for none (got '$drounds')" ;; esac
+	deps
+	workspace
 	has_stackmap "$KT" || die "the workspace has no stack map to benchmark"
-	grep -q '^CONFIG_FTRACE_STACKMAP_BENCHMARK=y' "$OBJ/.config" ||
+	# The test kernel plus a block device and ext4 (config/bench.config).
+	local obj
+	obj=$(debug_obj bench)
+	VARIANT=bench build_kernel "$KT" "$obj"
+	grep -q '^CONFIG_FTRACE_STACKMAP_BENCHMARK=y' "$obj/.config" ||
 		die "the kernel has no stack map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK)"
-	boot bench "$OBJ" "$KT" harness.rounds="$rounds" trace_stackmap_bench.run=1 \
-		kunit.enable=0 "${args[@]}" ||
+	local disk=()
+	if [ "$drounds" -gt 0 ]; then
+		bench_disk "$BDIR/bench-disk-25.img"
+		disk=(-drive "file=$BDIR/bench-disk-25.img,if=virtio,format=raw,cache=unsafe")
+	fi
+	QEMU_MORE+=("${disk[@]}")
+	QEMU_TIMEOUT=$((QEMU_TIMEOUT + drounds * 600)) \
+		boot bench "$obj" "$KT" harness.rounds="$rounds" harness.deep_rounds="$drounds" \
+		trace_stackmap_bench.run=1 kunit.enable=0 "${args[@]}" ||
 		die "the benchmark boot failed"
 	QEMU_MORE=()
 	mkdir -p "$out"

@@ -55,6 +55,7 @@ DEPS=(
 	"python3-git:/usr/bin/python3 -c 'import git'"
 	"debian-archive-keyring:test -f /usr/share/keyrings/debian-archive-keyring.gpg"
 	"gpgv:command -v gpgv"
+	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
 )
 
 deps() {
