@@ -110,7 +110,7 @@ def main():
         line = line.strip()
         if line.startswith("bench: deep"):
             deep = line[len("bench: "):]
-        elif line.startswith("bench: "):
+        elif line.startswith("bench: ") and not head:
             head = line[len("bench: "):]
         if line.startswith("DISK "):
             disk = line[len("DISK "):]

@@ -98,7 +98,7 @@ boot() {
 	[ "$mode" = demo ] && show='^([^<]|$)'   # not the flame graph's SVG
 	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of|tooltest: )'
 	[ "$mode" = boot ] && show='^bootcheck: '
-	[ "$mode" = bench ] && show='^(bench|RAW|FORMAT) '
+	[ "$mode" = bench ] && show='^(bench|RAW|RAWT|FORMAT|DISK) '
 	[ "$mode" = debug ] && show='^(\[[0-9]+\]|===|(stress|faults|fuzz|bootfault): (PASS|FAIL|figure|DONE))'
 	[ "$mode" = stress ] && show='^(===|stress: )'
 	[ "$mode" = bootfault ] && show='^bootfault: '
