@@ -104,9 +104,28 @@ pattern() {
 	case $1 in
 	sched_switch) echo ' sched_switch: ' ;;
 	kmalloc) echo ' kmalloc: \| kmem_cache_alloc: ' ;;
-	function) echo ' <-' ;;
+	function | fs_function) echo ' <-' ;;
 	trigger) echo ' sys_openat(' ;;
+	fs_kmalloc) echo ' kmem_cache_alloc: ' ;;
 	esac
+}
+
+# workload mode round op_ns ops: what the measured CPU's buffer kept, as
+# a RAW line.
+measure() {
+	cat per_cpu/cpu$CPU/trace > /tmp/t
+	p=$(pattern $1)
+	ev=$(grep -c "$p" /tmp/t || true)
+	ck=$(grep -c '<stack_id' /tmp/t || true)
+	fs=$(grep -c '<stack trace>' /tmp/t || true)
+	fr=$(grep -c '^ => ' /tmp/t || true)
+	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
+	d=0 s=0 f=0
+	if [ $2 = map ]; then d=$(mapstat entries) s=$(mapstat successes) f=$(mapstat fallbacks); fi
+	b=$(cpustat bytes) en=$(cpustat entries) ov=$(cpustat overrun)
+	need events "$ev" bytes "$b" span "$span" entries "$en" overrun "$ov" \
+		distinct "$d" successes "$s" fallbacks "$f"
+	echo "RAW $1 $2 $3 $ev $ck $fs $fr $b $span $4 $5 $((en + ov)) $ov $d $s $f"
 }
 
 run() { # workload mode round
@@ -121,19 +140,7 @@ run() { # workload mode round
 	need end "$t1"
 	echo 0 > tracing_on
 	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
-	cat per_cpu/cpu$CPU/trace > /tmp/t
-	p=$(pattern $1)
-	ev=$(grep -c "$p" /tmp/t || true)
-	ck=$(grep -c '<stack_id' /tmp/t || true)
-	fs=$(grep -c '<stack trace>' /tmp/t || true)
-	fr=$(grep -c '^ => ' /tmp/t || true)
-	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
-	d=0 s=0 f=0
-	if [ $2 = map ]; then d=$(mapstat entries) s=$(mapstat successes) f=$(mapstat fallbacks); fi
-	b=$(cpustat bytes) en=$(cpustat entries) ov=$(cpustat overrun)
-	need events "$ev" bytes "$b" span "$span" entries "$en" overrun "$ov" \
-		distinct "$d" successes "$s" fallbacks "$f"
-	echo "RAW $1 $2 $3 $ev $ck $fs $fr $b $span $(((t1 - t0) / n)) $n $((en + ov)) $ov $d $s $f"
+	measure $1 $2 $3 $(((t1 - t0) / n)) $n
 }
 
 echo "bench: $(uname -r), $ROUNDS rounds, work pinned to CPU $CPU, its ${KB} KiB buffer in overwrite mode"
@@ -251,19 +258,7 @@ kept() {
 	sleep $(secs $1)
 	echo 0 > tracing_on
 	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
-	cat per_cpu/cpu$CPU/trace > /tmp/t
-	case $1 in fs_kmalloc) p=' kmem_cache_alloc: ' ;; fs_function) p=' <-' ;; esac
-	ev=$(grep -c "$p" /tmp/t || true)
-	ck=$(grep -c '<stack_id' /tmp/t || true)
-	fs=$(grep -c '<stack trace>' /tmp/t || true)
-	fr=$(grep -c '^ => ' /tmp/t || true)
-	span=$(grep "$p" /tmp/t | sed -n 's/.* \([0-9]*\)\.\([0-9]*\): .*/\1\2/p' | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) * 1000 }')
-	d=0 s=0 f=0
-	if [ $2 = map ]; then d=$(mapstat entries) s=$(mapstat successes) f=$(mapstat fallbacks); fi
-	b=$(cpustat bytes) en=$(cpustat entries) ov=$(cpustat overrun)
-	need events "$ev" bytes "$b" span "$span" entries "$en" overrun "$ov" \
-		distinct "$d" successes "$s" fallbacks "$f"
-	echo "RAW $1 $2 $3 $ev $ck $fs $fr $b $span 0 0 $((en + ov)) $ov $d $s $f"
+	measure $1 $2 $3 0 0
 }
 
 touch /tmp/fsload /tmp/passes
