@@ -54,11 +54,12 @@ reset_all() {
 	echo > trace
 }
 
-# $1 workload, $2 mode: full, map or none
+# $1 workload, $2 mode: full, map or none; $3 buffer KiB per CPU (default
+# $KB) and $4 overwrite mode (default 1)
 setup() {
 	reset_all
-	echo $KB > buffer_size_kb
-	echo 1 > options/overwrite
+	echo ${3:-$KB} > buffer_size_kb || die "cannot get a ${3:-$KB} KiB buffer"
+	echo ${4:-1} > options/overwrite
 	if [ "$2" = map ]; then
 		echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"
 	fi
@@ -77,6 +78,14 @@ setup() {
 	trigger)
 		echo 1 > events/syscalls/sys_enter_openat/enable
 		[ "$2" = none ] || echo stacktrace > events/syscalls/sys_enter_openat/trigger ;;
+	fs_kmalloc)
+		echo 1 > events/kmem/kmem_cache_alloc/enable
+		[ "$2" = none ] || echo 1 > options/stacktrace ;;
+	fs_function)
+		echo 'ext4_* jbd2_* submit_bio* blk_mq_* virtblk_* virtqueue_*' > set_ftrace_filter ||
+			die "cannot set the function filter"
+		echo function > current_tracer
+		[ "$2" = none ] || echo 1 > options/func_stack_trace ;;
 	esac
 }
 
@@ -200,40 +209,25 @@ fsload() {
 }
 passes() { echo $(($(wc -c < /tmp/passes))); }
 
-# $1 workload, $2 mode
-fssetup() {
-	case $1 in
-	fs_kmalloc)
-		echo 1 > events/kmem/kmem_cache_alloc/enable
-		[ "$2" = none ] || echo 1 > options/stacktrace ;;
-	fs_function)
-		echo 'ext4_* jbd2_* submit_bio* blk_mq_* virtblk_* virtqueue_*' > set_ftrace_filter ||
-			die "cannot set the function filter"
-		echo function > current_tracer
-		[ "$2" = none ] || echo 1 > options/func_stack_trace ;;
-	esac
-}
-
 secs() { case $1 in fs_kmalloc) echo 1 ;; fs_function) echo 3 ;; esac; }
+
+# workload: traces for the workload's time while the load runs.
+window() {
+	echo 1 > tracing_on
+	sleep $(secs $1)
+	echo 0 > tracing_on
+	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+}
 
 # Sums a per-CPU stats line over all CPUs.
 allstat() { cat per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }'; }
 
 # workload mode round: everything the workload writes in its time.
 timed() {
-	reset_all
-	echo $BIGKB > buffer_size_kb || die "cannot get a ${BIGKB} KiB buffer"
-	echo 0 > options/overwrite
-	if [ "$2" = map ]; then
-		echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"
-	fi
-	fssetup $1 $2
+	setup $1 $2 $BIGKB 0
 	p0=$(passes)
-	echo 1 > tracing_on
-	sleep $(secs $1)
-	echo 0 > tracing_on
+	window $1
 	p1=$(passes)
-	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
 	need passes "$p0" passes "$p1"
 	b=$(allstat bytes) en=$(allstat entries) ov=$(allstat overrun) dr=$(allstat 'dropped events')
 	need bytes "$b" entries "$en" overrun "$ov" dropped "$dr"
@@ -251,13 +245,8 @@ timed() {
 # workload mode round: what the 128 KiB buffer of the CPU the load runs on
 # keeps. The same RAW line as above, with no operations to time.
 kept() {
-	setup none none
-	[ "$2" = map ] && { echo 1 > options/stackmap && echo 0 > stack_map || die "cannot turn the stack map on"; }
-	fssetup $1 $2
-	echo 1 > tracing_on
-	sleep $(secs $1)
-	echo 0 > tracing_on
-	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+	setup $1 $2
+	window $1
 	measure $1 $2 $3 0 0
 }
 
