@@ -119,6 +119,13 @@ pattern() {
 	esac
 }
 
+# Stops tracing, and func_stack_trace: its file goes away with the function
+# tracer, so reset_all() could not clear it for the next workload.
+trace_off() {
+	echo 0 > tracing_on
+	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+}
+
 # workload mode round op_ns ops: what the measured CPU's buffer kept, as
 # a RAW line.
 measure() {
@@ -147,8 +154,7 @@ run() { # workload mode round
 	while [ $i -lt $n ]; do op $1; i=$((i + 1)); done
 	t1=$(now)
 	need end "$t1"
-	echo 0 > tracing_on
-	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+	trace_off
 	measure $1 $2 $3 $(((t1 - t0) / n)) $n
 }
 
@@ -215,8 +221,7 @@ secs() { case $1 in fs_kmalloc) echo 1 ;; fs_function) echo 3 ;; esac; }
 window() {
 	echo 1 > tracing_on
 	sleep $(secs $1)
-	echo 0 > tracing_on
-	[ -f options/func_stack_trace ] && echo 0 > options/func_stack_trace
+	trace_off
 }
 
 # Sums a per-CPU stats line over all CPUs.
