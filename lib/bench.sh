@@ -55,6 +55,10 @@ cmd_bench() {
 	local obj
 	obj=$(debug_obj bench)
 	VARIANT=bench build_kernel "$KT" "$obj"
+	# What was built, taken now: the tree may change while the guest runs.
+	local series dirty=""
+	git -C "$KT" diff --quiet HEAD -- || dirty=", with uncommitted changes"
+	series="Series: $(git -C "$KT" rev-list --count base..HEAD) patches, source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')$dirty."
 	grep -q '^CONFIG_FTRACE_STACKMAP_BENCHMARK=y' "$obj/.config" ||
 		die "the kernel has no stack map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK)"
 	local disk=()
@@ -79,7 +83,7 @@ cmd_bench() {
 		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
 		echo "qemu-system-x86_64 -accel tcg,thread=single -smp 2, Linux $(base_version "$KT") + patches/$BASE."
 		echo "$how."
-		echo "Series: $(git -C "$KT" rev-list --count base..HEAD) patches, source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')."
+		echo "$series"
 		echo
 		cat "$out/report.md"
 	} >"$out/results.md"
