@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Allocation failures when the stackmap option is set (debug kernel: the
-# map's own fault hook, failslab and fail_page_alloc). Every failed enable
+# Allocation failures when the stackmap option is set (debug kernel:
+# failslab and fail_page_alloc, and the map's own fault attribute where the
+# series has one). Every failed enable
 # must fail with ENOMEM, leave the option off, no map and no memory behind;
 # a later enable must work. Lines: "faults: PASS|FAIL: what", "faults: DONE".
 T=/sys/kernel/tracing
@@ -19,38 +20,36 @@ no_map() {
 	[ "$(cat options/stackmap)" = 0 ] && [ ! -s stack_map_stat ] && [ "$(map_memory)" = 0 ]
 }
 
-if [ ! -d $D/fail_ftrace_stackmap ]; then
-	fail "no $D/fail_ftrace_stackmap (CONFIG_FAIL_FTRACE_STACKMAP)"
-	echo "faults: DONE"
-	exit 0
-fi
 echo 0 > options/stackmap
 echo free > stack_map
 check "no map to begin with" no_map
 
-# 1. The map's own hook, once, for each way of setting the option.
-F=$D/fail_ftrace_stackmap
-echo 0 > $F/verbose
-echo 100 > $F/probability
-echo 1 > $F/interval
-for how in options trace_options; do
-	echo 1 > $F/times
-	if [ $how = options ]; then
-		echo 1 > options/stackmap 2> /tmp/err; rc=$?
-	else
-		echo stackmap > trace_options 2> /tmp/err; rc=$?
-	fi
-	check "$how: the enable fails when the map cannot be allocated" '[ $rc -ne 0 ]'
-	check "$how: with ENOMEM" 'grep -qi "memory" /tmp/err'
-	check "$how: the option stays off, no map, no memory" no_map
-	check "$how: the failure was injected" '[ "$(cat $F/times)" = 0 ]'
-	if [ $how = options ]; then echo 1 > options/stackmap; else echo stackmap > trace_options; fi
-	check "$how: a later enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
-	echo 0 > options/stackmap
-	echo free > stack_map
-	check "$how: free leaves no memory" no_map
-done
-echo 0 > $F/probability
+# 1. The map's own fault attribute, once, for each way of setting the
+# option: only where the series has one (the 6.12 backport).
+if [ -d $D/fail_ftrace_stackmap ]; then
+	F=$D/fail_ftrace_stackmap
+	echo 0 > $F/verbose
+	echo 100 > $F/probability
+	echo 1 > $F/interval
+	for how in options trace_options; do
+		echo 1 > $F/times
+		if [ $how = options ]; then
+			echo 1 > options/stackmap 2> /tmp/err; rc=$?
+		else
+			echo stackmap > trace_options 2> /tmp/err; rc=$?
+		fi
+		check "$how: the enable fails when the map cannot be allocated" '[ $rc -ne 0 ]'
+		check "$how: with ENOMEM" 'grep -qi "memory" /tmp/err'
+		check "$how: the option stays off, no map, no memory" no_map
+		check "$how: the failure was injected" '[ "$(cat $F/times)" = 0 ]'
+		if [ $how = options ]; then echo 1 > options/stackmap; else echo stackmap > trace_options; fi
+		check "$how: a later enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
+		echo 0 > options/stackmap
+		echo free > stack_map
+		check "$how: free leaves no memory" no_map
+	done
+	echo 0 > $F/probability
+fi
 
 # 2. Every allocation of the enable path in turn: the Nth slab or page
 # allocation (or the map's hook) of the writing task fails, N = 1, 2, ...

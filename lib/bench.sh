@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark (not a test): one boot of the benchmark kernel, the
-# workloads of guest/bench.sh with the map off, on and without stacks, plus
-# the map's micro-benchmark.
+# workloads of guest/bench.sh with the map off, on and without stacks.
 
 # bench_disk IMAGE: an ext4 image holding the files of the base's kernel/
 # and fs/ext4/ sources, 25 to a folder (/src/NNN), made once. The guest's
@@ -59,8 +58,9 @@ cmd_bench() {
 	local series dirty=""
 	git -C "$KT" diff --quiet HEAD -- || dirty=", with uncommitted changes"
 	series="Series: $(git -C "$KT" rev-list --count base..HEAD) patches, source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')$dirty."
-	grep -q '^CONFIG_FTRACE_STACKMAP_BENCHMARK=y' "$obj/.config" ||
-		die "the kernel has no stack map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK)"
+	# The map micro-benchmark is not part of the series; until it is a
+	# module of the harness's own, the benchmark runs the workloads only.
+	echo "harness: NOTE: no map micro-benchmark: the workloads only" >&2
 	local disk=()
 	if [ "$drounds" -gt 0 ]; then
 		bench_disk "$BDIR/bench-disk-25.img"
@@ -69,7 +69,7 @@ cmd_bench() {
 	QEMU_MORE+=("${disk[@]}")
 	QEMU_TIMEOUT=$((QEMU_TIMEOUT + drounds * 600)) \
 		boot bench "$obj" "$KT" harness.rounds="$rounds" harness.deep_rounds="$drounds" \
-		trace_stackmap_bench.run=1 kunit.enable=0 "${args[@]}" ||
+		kunit.enable=0 "${args[@]}" ||
 		die "the benchmark boot failed"
 	QEMU_MORE=()
 	mkdir -p "$out"

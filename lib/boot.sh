@@ -31,10 +31,11 @@ build_tool() {
 	TOOL=$out/stackmap
 }
 
-# initramfs SRC OUT: busybox, the guest scripts and SRC's ftracetest, the
-# stackmap tool of SRC and trace-cmd.
+# initramfs SRC OUT [OBJ]: busybox, the guest scripts and SRC's ftracetest,
+# the stackmap tool of SRC, trace-cmd, and the harness's modules built for
+# the kernel in OBJ (build_modules) in /lib/modules/.
 initramfs() {
-	local src=$1 out=$2 r a
+	local src=$1 out=$2 obj=${3:-} r a
 	r=$(mktemp -d)
 	mkdir -p "$r"/{bin,dev,proc,sys,tmp,root,etc,guest}
 	cp /bin/busybox "$r/bin/busybox"
@@ -56,6 +57,10 @@ initramfs() {
 	for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
 		[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
 	done
+	if [ -n "$obj" ] && ls "$obj"/harness-modules/*/*.ko >/dev/null 2>&1; then
+		mkdir -p "$r/lib/modules"
+		cp "$obj"/harness-modules/*/*.ko "$r/lib/modules/"
+	fi
 	install -m 755 "$TOP/guest/init" "$r/init"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
 	rm -rf "$r"
@@ -72,7 +77,7 @@ boot() {
 	mkdir -p "$RUN"
 	local con=$RUN/$mode.console out=$RUN/$mode.out
 	rm -f "$con" "$out"
-	initramfs "$src" "$RUN/initramfs.cpio.gz"
+	initramfs "$src" "$RUN/initramfs.cpio.gz" "$obj"
 	say "booting $BASE ($mode): qemu-system-x86_64 -accel tcg,thread=single -smp 2${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
 	local t0=$SECONDS rc=0 mon=() npid=
 	# The stress runs get NMIs from the host, through the QEMU monitor,
@@ -99,9 +104,8 @@ boot() {
 	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of|tooltest: )'
 	[ "$mode" = boot ] && show='^bootcheck: '
 	[ "$mode" = bench ] && show='^(bench|RAW|RAWT|FORMAT|DISK) '
-	[ "$mode" = debug ] && show='^(\[[0-9]+\]|===|(stress|faults|fuzz|bootfault): (PASS|FAIL|figure|DONE))'
+	[ "$mode" = debug ] && show='^(\[[0-9]+\]|===|(stress|faults|fuzz): (PASS|FAIL|figure|DONE))'
 	[ "$mode" = stress ] && show='^(===|stress: )'
-	[ "$mode" = bootfault ] && show='^bootfault: '
 	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &
 	local tpid=$!
 	wait $qpid || rc=$?

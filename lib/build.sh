@@ -23,8 +23,6 @@ build_kernel() {
 			frags+=("$TOP/config/nostackmap.config")
 		else
 			frags+=("$TOP/config/stackmap.config")
-			! grep -q '^config FTRACE_STACKMAP_BENCHMARK$' "$src/kernel/trace/Kconfig" ||
-				frags+=("$TOP/config/stackmap-bench.config")
 		fi
 	fi
 	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
@@ -43,11 +41,35 @@ build_kernel() {
 	fi
 	say "building $(base_version "$src") in ${obj#"$TOP"/} (make -j$JOBS)"
 	local t0=$SECONDS
-	if ! make -s -C "$src" O="$obj" ARCH="$arch" CC="$cc" -j"$JOBS" bzImage >"$obj/build.log" 2>&1; then
+	local targets=bzImage
+	# With modules, Module.symvers too, for the harness's modules (build_modules).
+	grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="bzImage modules"
+	# shellcheck disable=SC2086
+	if ! make -s -C "$src" O="$obj" ARCH="$arch" CC="$cc" -j"$JOBS" $targets >"$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -30 >&2 || true
 		die "kernel build failed (full log: ${obj#"$TOP"/}/build.log)"
 	fi
 	say "built in $((SECONDS - t0)) s"
+}
+
+# build_modules OBJ: the harness's own out-of-tree modules (modules/*/),
+# which the series does not carry, built with kbuild M= against the kernel
+# in OBJ into OBJ/harness-modules/; nothing for a kernel without modules.
+build_modules() {
+	local obj=$1 m out cc=gcc
+	rm -rf "$obj/harness-modules"
+	grep -q '^CONFIG_MODULES=y' "$obj/.config" || return 0
+	command -v ccache >/dev/null && cc="ccache gcc"
+	for m in "$TOP"/modules/*/; do
+		out=$obj/harness-modules/$(basename "$m")
+		mkdir -p "$out"
+		cp "$m"* "$out/"
+		if ! make -s -C "$obj" ARCH="${ARCH:-x86_64}" CC="$cc" M="$out" modules >"$out/build.log" 2>&1; then
+			cat "$out/build.log" >&2
+			die "the harness module ${m#"$TOP"/} does not build against ${obj#"$TOP"/}"
+		fi
+	done
+	say "built the harness modules: $(cd "$obj/harness-modules" && echo */*.ko)"
 }
 
 # check_config CONFIG FRAGMENT...: every setting of the fragments survived;

@@ -140,9 +140,13 @@ check_boot_option() {
 	# resets the buffer and would throw away the stacks of early boot.
 	# A smaller map than the default, as a device tracing from boot may
 	# take: the capacity given on the command line is the one allocated.
+	# harness.early=1: the series allocates the map with the ring buffer, so
+	# the boot trace must start with cookies.
+	local early=
+	grep -q 'early_trace_init' "$KT/kernel/trace/trace_stackmap_ftrace.c" && early=harness.early=1
 	if ! boot boot "$OBJ" "$KT" kunit.enable=0 trace_clock=local \
 		trace_options=stackmap,stacktrace trace_event=sched:sched_switch \
-		trace_stackmap_capacity=4096; then
+		trace_stackmap_capacity=4096 $early; then
 		fail "boot with trace_options=stackmap,stacktrace did not finish"
 		return
 	fi

@@ -27,7 +27,8 @@ use_base() {
 	KT=$BDIR/linux
 	OBJ=$BDIR/obj
 	RUN=$BDIR/run
-	PATCHES=$TOP/patches/$BASE
+	PATCHROOT=${PATCHROOT:-$TOP/patches}
+	PATCHES=$PATCHROOT/$BASE
 	BASELINE=$TOP/tests/ftracetest-baseline-$BASE.txt
 	mkdir -p "$RUN"
 }

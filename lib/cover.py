@@ -10,6 +10,10 @@ nh, _, nb = new.partition("\n\n")
 # Keep our subject text; format-patch's prefix carries the patch count.
 subj = re.search(r"^Subject: \[[^]]*\] ?((?:.*)(?:\n .*)*)", oh, re.M).group(1)
 nh = re.sub(r"^(Subject: \[[^]]*\] ?).*(?:\n .*)*", lambda m: m.group(1) + subj, nh, flags=re.M)
+# The recipients of the submission (To:, Cc: header lines) stay too.
+rcpt = "".join(m.group(0) for m in re.finditer(r"^(?:To|Cc): .*\n(?:[ \t].*\n)*", oh + "\n", re.M))
+nh = re.sub(r"^(?:To|Cc): .*\n(?:[ \t].*\n)*", "", nh + "\n", flags=re.M).rstrip("\n")
+nh = re.sub(r"^(Subject: .*(?:\n .*)*)", lambda m: rcpt + m.group(1), nh, count=1, flags=re.M)
 # The written text ends where the generated shortlog ("Name (N):") starts.
 shortlog = re.compile(r"\n(?=[^\n]+ \(\d+\):\n)")
 text = shortlog.split(ob, maxsplit=1)[0].rstrip("\n")

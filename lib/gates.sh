@@ -179,32 +179,72 @@ gate_i386() {
 	return 0
 }
 
-# patches/BASE applies with git am to the base and exports back unchanged.
-gate_series() {
-	local wt=$BDIR/am/linux tmp
-	rm -rf "$wt"; git -C "$KT" worktree prune
-	git -C "$KT" worktree add -q --detach "$wt" base
-	# shellcheck disable=SC2046
-	if ! git -C "$wt" am -q $(series) >"$RUN/am.log" 2>&1; then
-		cat "$RUN/am.log"
-		fail "patches/$BASE does not apply with git am to the base"
-		return
-	fi
-	tmp=$(mktemp -d)
-	cp -r "$PATCHES" "$tmp/patches"
-	if ! (KT=$wt PATCHES=$tmp/patches export_series >"$RUN/export.log" 2>&1); then
-		cat "$RUN/export.log"
-		fail "export of the applied series failed"
-	elif ! diff -r "$PATCHES" "$tmp/patches" >"$RUN/export.diff"; then
-		head -20 "$RUN/export.diff"
-		fail "export is not deterministic: applying and exporting patches/$BASE changes it"
-	else
-		echo "gate: patches/$BASE applies with git am and exports back unchanged"; pass
-	fi
-	rm -rf "$tmp" "$wt"; git -C "$KT" worktree prune
+# folders_same A B: success if the series folders of the
+# base are the same under A and B; the differences otherwise.
+folders_same() {
+	local a=$1 b=$2 d
+	diff <(cd "$a" && ls -d "$BASE" "$BASE"-* 2>/dev/null) <(cd "$b" && ls -d "$BASE" "$BASE"-* 2>/dev/null) || return 1
+	for d in $(cd "$a" && ls -d "$BASE" "$BASE"-* 2>/dev/null); do
+		diff -r "$a/$d" "$b/$d" || return 1
+	done
 }
 
-ALL_GATES="clauses checkpatch kerneldoc w1_sparse docs series bisect i386"
+# Every series folder of the base applies with git am to the base, in
+# order, and exports back unchanged.
+gate_series() {
+	local tmp
+	tmp=$(mktemp -d)
+	git clone -q --shared --no-checkout "$KT" "$tmp/linux"
+	git -C "$tmp/linux" checkout -q -b stackmap base
+	if ! (apply_series "$tmp/linux") >"$RUN/am.log" 2>&1; then
+		cat "$RUN/am.log"
+		fail "the series folders of $BASE do not apply with git am to the base"
+		rm -rf "$tmp"
+		return
+	fi
+	mkdir -p "$tmp/patches" "$tmp/b"
+	cp -r "$PATCHROOT"/"$BASE" "$PATCHROOT"/"$BASE"-* "$tmp/patches/" 2>/dev/null || true
+	if ! (KT=$tmp/linux BDIR=$tmp/b PATCHROOT=$tmp/patches export_series >"$RUN/export.log" 2>&1); then
+		cat "$RUN/export.log"
+		fail "export of the applied series failed"
+	elif ! folders_same "$PATCHROOT" "$tmp/patches" >"$RUN/export.diff" 2>&1; then
+		head -20 "$RUN/export.diff"
+		fail "export is not deterministic: applying and exporting the $BASE folders changes them"
+	else
+		echo "gate: the $BASE series folders apply with git am and export back unchanged"; pass
+	fi
+	rm -rf "$tmp"
+}
+
+# The shape of the feature series (patches/BASE) as a maintainer reads it:
+# at most 12 patches; code added in its final form (lines the patches add,
+# summed, less the lines the series adds as a whole: under 2% of the sum);
+# nothing in it that only this harness needs (benchmark, load, fault hook).
+gate_shape() {
+	local b from to sum=0 total c n churn
+	while read -r b from to; do
+		[ "$b" = series ] && break
+	done <<<"$(folder_ranges)"
+	[ "$b" = series ] || { fail "shape: no feature series in ${KT#"$TOP"/}"; return; }
+	n=$(git -C "$KT" rev-list --count "$from..$to")
+	for c in $(git -C "$KT" rev-list "$from..$to"); do
+		sum=$((sum + $(git -C "$KT" show --numstat --format= "$c" | awk '{ s += $1 } END { print s + 0 }')))
+	done
+	total=$(git -C "$KT" diff --numstat "$from" "$to" | awk '{ s += $1 } END { print s + 0 }')
+	churn=$((sum - total))
+	echo "gate: shape: $n patches; $sum lines added by the patches, $total by the series, $churn rewritten ($(awk -v c=$churn -v s=$sum 'BEGIN { printf "%.2f", s ? 100 * c / s : 0 }')%)"
+	if [ "$n" -gt 12 ]; then
+		fail "shape: the feature series has $n patches (at most 12)"
+	elif [ $((churn * 50)) -ge "$sum" ]; then
+		fail "shape: $churn of the $sum added lines are rewritten inside the series (2% or more)"
+	elif git -C "$KT" diff "$from" "$to" | grep -qE '^\+.*(FTRACE_STACKMAP_BENCHMARK|FAIL_FTRACE_STACKMAP|ftrace_stackmap_live)'; then
+		fail "shape: the series carries harness-only code (benchmark, load or fault attribute)"
+	else
+		pass
+	fi
+}
+
+ALL_GATES="clauses checkpatch kerneldoc w1_sparse docs series shape bisect i386"
 
 run_gates() {
 	has_stackmap "$KT" || return 0

@@ -3,20 +3,54 @@
 # source as one commit tagged "base" and the series on branch "stackmap".
 # The series is edited there and exported back to patches/BASE/.
 
-series() {
-	ls "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
+# The series folders of a base, in the order they apply: each fix of
+# another subsystem is a submission of its own under patches/BASE-fixes/
+# (one folder each, applied in name order), then the feature series
+# patches/BASE, then its follow-ups patches/BASE-instances and
+# patches/BASE-tool, where they exist.
+series_dirs() {
+	local d
+	for d in "$PATCHROOT/$BASE-fixes"/*/; do
+		[ -d "$d" ] && echo "${d%/}"
+	done
+	for d in "$PATCHROOT/$BASE" "$PATCHROOT/$BASE-instances" "$PATCHROOT/$BASE-tool"; do
+		[ -d "$d" ] && echo "$d"
+	done
+	return 0
 }
 
-# Leading patches of a series that fix the base kernel itself rather than
-# add the stack map: the unpatched-base ftracetest baseline is recorded with
-# them applied (the 7.3.4 base does not survive "Basic test for tracers"
-# without the first one; see its commit message; the second one lets a
-# fault injection boot option boot).
-base_fixes() {
-	case "$BASE" in
-	7.3) echo 2 ;;
-	*) echo 0 ;;
+# dir_patches DIR: the numbered patches of one folder, without its cover letter.
+dir_patches() {
+	ls "$1"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
+}
+
+# series: every patch of every folder, in the order git am takes them.
+series() {
+	local d
+	for d in $(series_dirs); do
+		dir_patches "$d"
+	done
+}
+
+# The branch of the workspace that ends at a folder's last commit:
+# fixes/NAME, series, instances or tool. "git rebase -i --update-refs"
+# keeps them where they belong while the stack is edited.
+dir_branch() {
+	case "$1" in
+	*/"$BASE-fixes"/*) echo "fixes/${1##*/}" ;;
+	*/"$BASE") echo series ;;
+	*/"$BASE"-*) echo "${1##*/"$BASE"-}" ;;
 	esac
+}
+
+# Leading patches that fix the base kernel itself (patches/BASE-fixes): the
+# unpatched-base ftracetest baseline is recorded with them applied (7.3.4
+# does not survive "Basic test for tracers" without the x86 ftrace fix).
+base_fix_patches() {
+	local d
+	for d in $(series_dirs); do
+		case "$d" in */"$BASE-fixes"/*) dir_patches "$d" ;; esac
+	done
 }
 
 # The mainline series is mailed as [PATCH n/m], the backport as
@@ -54,18 +88,54 @@ workspace() {
 	apply_series "$KT"
 }
 
+# apply_series TREE: git am every series folder onto TREE, in order, and
+# point each folder's branch (dir_branch) at its last commit.
 apply_series() {
-	local tree=$1 list
-	list=$(series)
-	[ -n "$list" ] || die "patches/$BASE/ holds no series"
-	say "applying $(echo "$list" | wc -l) patches of patches/$BASE with git am"
-	# shellcheck disable=SC2086
-	if ! git -C "$tree" am -q --keep-cr $list; then
-		git -C "$tree" am --abort || true
-		die "the series in patches/$BASE does not apply to Linux $(base_version "$tree")" \
-			"($(cat "$BDIR/source.txt" 2>/dev/null | head -1)): git am failed above." \
-			"Rebase the series on the new base; nothing was built."
-	fi
+	local tree=$1 d list
+	[ -n "$(series)" ] || die "patches/$BASE/ holds no series"
+	for d in $(series_dirs); do
+		list=$(dir_patches "$d")
+		[ -n "$list" ] || continue
+		say "applying $(echo "$list" | wc -l) patches of ${d#"$PATCHROOT"/} with git am"
+		# shellcheck disable=SC2086
+		if ! git -C "$tree" am -q --keep-cr $list; then
+			git -C "$tree" am --abort || true
+			die "${d#"$PATCHROOT"/} does not apply to Linux $(base_version "$tree")" \
+				"($(cat "$BDIR/source.txt" 2>/dev/null | head -1)) after the folders before it:" \
+				"git am failed above. Rebase the series on the new base; nothing was built."
+		fi
+		git -C "$tree" branch -f "$(dir_branch "$d")" HEAD
+	done
+}
+
+# folder_of BRANCH: the series folder a workspace branch exports to.
+folder_of() {
+	case "$1" in
+	fixes/*) echo "$PATCHROOT/$BASE-fixes/${1#fixes/}" ;;
+	series) echo "$PATCHROOT/$BASE" ;;
+	*) echo "$PATCHROOT/$BASE-$1" ;;
+	esac
+}
+
+# folder_ranges: "BRANCH FROM TO" for each folder branch of the workspace,
+# in the order they stack on base; the last folder ends at HEAD (a
+# workspace without folder branches is one series).
+folder_ranges() {
+	local b from=base to last sorted
+	sorted=$(git -C "$KT" for-each-ref --format='%(refname:short)' refs/heads/fixes/ \
+		refs/heads/series refs/heads/instances refs/heads/tool | while read -r b; do
+		git -C "$KT" merge-base --is-ancestor "$b" HEAD ||
+			die "branch $b of ${KT#"$TOP"/} is not in the history of HEAD"
+		echo "$(git -C "$KT" rev-list --count "base..$b") $b"
+	done | sort -n | cut -d' ' -f2)
+	[ -n "$sorted" ] || sorted=series
+	last=$(echo "$sorted" | tail -1)
+	for b in $sorted; do
+		to=$b
+		[ "$b" = "$last" ] && to=HEAD
+		echo "$b $(git -C "$KT" rev-parse "$from") $(git -C "$KT" rev-parse "$to")"
+		from=$to
+	done
 }
 
 patch_ids() { git patch-id --stable | awk '{print $1}' | sort; }
@@ -91,8 +161,9 @@ reapply() {
 	apply_series "$KT"
 }
 
-# Regenerate patches/BASE from the workspace. The text of the cover letter
-# is kept; its shortlog and diffstat are regenerated.
+# Regenerate every series folder of the base from the workspace, one
+# range per folder branch (folder_ranges). The text of each cover letter is
+# kept; its shortlog and diffstat are regenerated.
 export_series() {
 	[ -e "$KT/.git" ] || die "no workspace at ${KT#"$TOP"/} (run ./harness build first)"
 	local untracked
@@ -104,21 +175,38 @@ export_series() {
 	fi
 	[ -z "$(git -C "$KT" status --porcelain --untracked-files=no)" ] ||
 		die "${KT#"$TOP"/} has uncommitted changes"
-	local n cover=$PATCHES/0000-cover-letter.patch tmp
-	n=$(git -C "$KT" rev-list --count base..HEAD)
-	[ "$n" -gt 0 ] || die "no commits on top of base"
+	local ranges b from to dir n tmp old
+	ranges=$(folder_ranges)
 	tmp=$(mktemp -d)
-	git -C "$KT" -c core.abbrev=12 format-patch -q --cover-letter --no-signature \
-		--zero-commit --subject-prefix="$(subject_prefix)" -o "$tmp" base..HEAD
-	[ -f "$cover" ] && python3 "$TOP/lib/cover.py" "$cover" "$tmp/0000-cover-letter.patch"
-	# The cover letter's date is "now": use the newest commit's, so that
-	# exporting twice without a change gives no diff.
-	sed -i "s/^Date: .*/Date: $(git -C "$KT" log -1 --format=%aD HEAD)/" "$tmp/0000-cover-letter.patch"
-	rm -f "$PATCHES"/*.patch
-	mkdir -p "$PATCHES"
-	cp "$tmp"/*.patch "$PATCHES/"
+	# The cover letters as they are, by folder, before the folders go.
+	old=$tmp/old
+	for dir in $(series_dirs); do
+		[ -f "$dir/0000-cover-letter.patch" ] || continue
+		mkdir -p "$old/${dir#"$PATCHROOT"/}"
+		cp "$dir/0000-cover-letter.patch" "$old/${dir#"$PATCHROOT"/}/"
+	done
+	while read -r b from to; do
+		dir=$(folder_of "$b")
+		n=$(git -C "$KT" rev-list --count "$from..$to")
+		[ "$n" -gt 0 ] || die "folder branch $b holds no commits"
+		mkdir -p "$tmp/new/${dir#"$PATCHROOT"/}"
+		git -C "$KT" -c core.abbrev=12 format-patch -q --cover-letter --no-signature \
+			--zero-commit --subject-prefix="$(subject_prefix)" -o "$tmp/new/${dir#"$PATCHROOT"/}" "$from..$to"
+		local cover=$tmp/new/${dir#"$PATCHROOT"/}/0000-cover-letter.patch
+		[ -f "$old/${dir#"$PATCHROOT"/}/0000-cover-letter.patch" ] &&
+			python3 "$TOP/lib/cover.py" "$old/${dir#"$PATCHROOT"/}/0000-cover-letter.patch" "$cover"
+		# The cover letter's date is "now": use the newest commit's, so that
+		# exporting twice without a change gives no diff.
+		sed -i "s/^Date: .*/Date: $(git -C "$KT" log -1 --format=%aD "$to")/" "$cover"
+		say "exported $n patches (+ cover letter) to ${dir#"$TOP"/}/"
+	done <<<"$ranges"
+	for dir in $(series_dirs); do
+		rm -f "$dir"/*.patch
+		rmdir "$dir" 2>/dev/null || true
+	done
+	rmdir "$PATCHROOT/$BASE-fixes" 2>/dev/null || true
+	cp -r "$tmp/new/." "$PATCHROOT/"
 	rm -rf "$tmp"
-	say "exported $n patches (+ cover letter) to patches/$BASE/"
 }
 
 # ./harness apply KSRC=DIR: the series (mainline unless BASE=6.12) onto a
