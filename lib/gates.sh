@@ -195,7 +195,7 @@ gate_series() {
 	local tmp
 	tmp=$(mktemp -d)
 	git clone -q --shared --no-checkout "$KT" "$tmp/linux"
-	git -C "$tmp/linux" checkout -q -b stackmap base
+	git -C "$tmp/linux" checkout -q -B stackmap base
 	if ! (apply_series "$tmp/linux") >"$RUN/am.log" 2>&1; then
 		cat "$RUN/am.log"
 		fail "the series folders of $BASE do not apply with git am to the base"
