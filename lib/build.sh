@@ -23,6 +23,9 @@ build_kernel() {
 			frags+=("$TOP/config/nostackmap.config")
 		else
 			frags+=("$TOP/config/stackmap.config")
+			# Its KUnit suite comes a patch later (the bisect gate).
+			! grep -q '^config FTRACE_STACKMAP_KUNIT_TEST$' "$src/kernel/trace/Kconfig" ||
+				frags+=("$TOP/config/stackmap-kunit.config")
 		fi
 	fi
 	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
