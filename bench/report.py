@@ -102,6 +102,49 @@ def deep_report(out, timed, deep, disk, frames_by_wl):
                "running out first.")
 
 
+MICRO_RE = re.compile(r"stackmap_bench: depth (\d+) frames, (\d+) stacks, (full|map): "
+                      r"(\d+) \((\d+)-(\d+)\) per stack, (\d+) passes of (\d+)")
+
+
+def micro_report(out, guest_out, console):
+    """The recording path alone (modules/stackmap_bench): full against map."""
+    stored = {}     # (frames asked, stacks) -> MICRO fields
+    for line in open(guest_out, errors="replace"):
+        p = line.split()
+        if p[:1] == ["MICRO"] and len(p) == 7:
+            stored[(int(p[1]), int(p[2]))] = list(map(int, p[3:]))
+    if not console or not stored:
+        return
+    got = defaultdict(dict)     # (stacks asked, order seen) -> mode -> fields
+    order = []
+    for line in open(console, errors="replace"):
+        m = MICRO_RE.search(line)
+        if m:
+            depth, nstacks, mode = int(m.group(1)), int(m.group(2)), m.group(3)
+            if (depth, nstacks) not in order:
+                order.append((depth, nstacks))
+            got[(depth, nstacks)][mode] = [int(m.group(i)) for i in range(4, 9)]
+    rows = []
+    for (depth, nstacks), asked in zip(order, sorted(stored)):
+        modes = got[(depth, nstacks)]
+        if set(modes) != {"full", "map"}:
+            sys.exit(f"report.py: micro-benchmark: {depth} frames, {nstacks} stacks: "
+                     f"modes {sorted(modes)}, not full and map")
+        f, mp = modes["full"], modes["map"]
+        entries, frames, successes, fallbacks = stored[asked]
+        rows.append([str(depth), str(nstacks), f"{f[0]} ({f[1]}-{f[2]})",
+                     f"{mp[0]} ({mp[1]}-{mp[2]})", f"{mp[0] / f[0]:.2f}x",
+                     str(entries), f"{frames / entries:.1f}" if entries else "-",
+                     str(fallbacks)])
+    out.append("")
+    out.append("Recording path alone (modules/stackmap_bench, trace_dump_stack() from a "
+               "kthread; median (min-max) time per stack over the timed passes, less the "
+               "same walk with no stack recorded):")
+    out.append("")
+    table(out, ["frames", "stacks", "full", "map", "map/full", "stacks stored",
+                "frames per stored stack", "fallbacks"], rows)
+
+
 def main():
     runs = defaultdict(lambda: defaultdict(dict))   # wl -> mode -> round -> fields
     timed = defaultdict(lambda: defaultdict(dict))  # the same for the RAWT lines
@@ -219,18 +262,7 @@ def main():
         out.append("")
         out.extend("WARNING: " + w for w in warn)
 
-    bench = []
-    if len(sys.argv) > 2:
-        for line in open(sys.argv[2], errors="replace"):
-            m = re.search(r"trace_stackmap_bench: (depth .*)$", line)
-            if m:
-                bench.append(m.group(1).strip())
-    if bench:
-        out.append("")
-        out.append("Map micro-benchmark (CONFIG_FTRACE_STACKMAP_BENCHMARK; median (min-max) "
-                   "over the timed passes):")
-        out.append("")
-        out.extend("    " + b for b in bench)
+    micro_report(out, sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
     print("\n".join(out))
 
 

@@ -167,6 +167,33 @@ at=$(awk -F'[:;]' '/field:.*caller/ { print $4; exit }' events/ftrace/kernel_sta
 need "kernel_stack_id size" "$id" "kernel_stack caller offset" "$at"
 echo "FORMAT kernel_stack_id $id"
 echo "FORMAT kernel_stack $at"
+# The recording path alone (modules/stackmap_bench): one stack recorded
+# over and over, and 1024 in turn (more than a CPU's table of recent stacks
+# holds), in full and as cookies, at 8 to 64 frames. The module prints its
+# figures on the console; the map's line says what it stored.
+micro() {
+	[ -f /lib/modules/stackmap_bench.ko ] || die "no stackmap_bench module in the initramfs"
+	reset_all
+	echo 1 > tracing_on
+	for f in 8 16 32 64; do
+		for s in 1 1024; do
+			for m in full map; do
+				if [ $m = map ]; then
+					echo 1 > options/stackmap
+					echo 0 > stack_map
+				fi
+				insmod /lib/modules/stackmap_bench.ko frames=$f stacks=$s mode=$m ||
+					die "stackmap_bench frames=$f stacks=$s mode=$m did not load"
+				rmmod stackmap_bench
+				[ $m = map ] || continue
+				echo "MICRO $f $s $(mapstat entries) $(mapstat frames) $(mapstat successes) $(mapstat fallbacks)"
+				echo 0 > options/stackmap
+			done
+		done
+	done
+	reset_all
+}
+micro
 for wl in sched_switch kmalloc function trigger; do
 	r=0	# round 0 warms caches up; the report leaves it out
 	while [ $r -le $ROUNDS ]; do

@@ -54,13 +54,11 @@ cmd_bench() {
 	local obj
 	obj=$(debug_obj bench)
 	VARIANT=bench build_kernel "$KT" "$obj"
+	build_modules "$obj"
 	# What was built, taken now: the tree may change while the guest runs.
 	local series dirty=""
 	git -C "$KT" diff --quiet HEAD -- || dirty=", with uncommitted changes"
 	series="Series: $(git -C "$KT" rev-list --count base..HEAD) patches, source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')$dirty."
-	# The map micro-benchmark is not part of the series; until it is a
-	# module of the harness's own, the benchmark runs the workloads only.
-	echo "harness: NOTE: no map micro-benchmark: the workloads only" >&2
 	local disk=()
 	if [ "$drounds" -gt 0 ]; then
 		bench_disk "$BDIR/bench-disk-25.img"

@@ -74,12 +74,13 @@ cmd_baseline() {
 	local wt=$BDIR/base/linux obj=$BDIR/base/obj fixes
 	# Its own logs: the patched kernel's stay where they are.
 	RUN=$BDIR/base/run
+	mkdir -p "$RUN"
 	fixes=$(base_fix_patches)
 	[ -d "$wt" ] || { mkdir -p "$BDIR/base"; git -C "$KT" worktree add -q --detach "$wt" base; }
 	git -C "$wt" checkout -q --detach base
-	if [ "$nfix" -gt 0 ]; then
-		# shellcheck disable=SC2046
-		git -C "$wt" am -q $(series | head -n "$nfix") || die "the base fixes do not apply"
+	if [ -n "$fixes" ]; then
+		# shellcheck disable=SC2086
+		git -C "$wt" am -q $fixes || die "the base fixes do not apply"
 	fi
 	build_kernel "$wt" "$obj"
 	boot test "$obj" "$wt" kunit.enable=0 || true

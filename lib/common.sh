@@ -30,7 +30,6 @@ use_base() {
 	PATCHROOT=${PATCHROOT:-$TOP/patches}
 	PATCHES=$PATCHROOT/$BASE
 	BASELINE=$TOP/tests/ftracetest-baseline-$BASE.txt
-	mkdir -p "$RUN"
 }
 
 # Debian packages the harness needs, and a command that proves each is there.

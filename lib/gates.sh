@@ -90,7 +90,7 @@ gate_kerneldoc() {
 	pass
 }
 
-gate_w1_sparse() {
+gate_w1() {
 	local objs log=$RUN/w1.log
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
@@ -103,7 +103,11 @@ gate_w1_sparse() {
 	else
 		echo "gate: W=1 adds no warning ($(echo $objs | wc -w) objects)"; pass
 	fi
-	log=$RUN/sparse.log
+}
+
+gate_sparse() {
+	local objs log=$RUN/sparse.log
+	objs=$(touched_objs)
 	# shellcheck disable=SC2086
 	make -s -C "$KT" O="$OBJ" ARCH=x86_64 C=2 CHECK=sparse $objs >"$log" 2>&1 || true
 	if grep -q 'sparse: not found\|No such file' "$log"; then
@@ -244,7 +248,7 @@ gate_shape() {
 	fi
 }
 
-ALL_GATES="clauses checkpatch kerneldoc w1_sparse docs series shape bisect i386"
+ALL_GATES="clauses checkpatch kerneldoc w1 sparse docs series shape bisect i386"
 
 run_gates() {
 	has_stackmap "$KT" || return 0

@@ -61,6 +61,7 @@ subject_prefix() {
 
 # Create the workspace from Debian's tarball; an existing one is left alone.
 workspace() {
+	mkdir -p "$RUN"
 	if [ -d "$KT/.git" ]; then
 		check_workspace_matches
 		return 0
