@@ -99,13 +99,8 @@ boot() {
 	fi
 	# Show the guest's own output while it runs.
 	touch "$out"
-	local show='.'
-	[ "$mode" = demo ] && show='^([^<]|$)'   # not the flame graph's SVG
-	[ "$mode" = test ] && show='^(\[[0-9]+\]|===|# of|tooltest: )'
-	[ "$mode" = boot ] && show='^bootcheck: '
-	[ "$mode" = bench ] && show='^(bench|RAW|RAWT|FORMAT|DISK) '
-	[ "$mode" = debug ] && show='^(\[[0-9]+\]|===|(stress|faults|fuzz): (PASS|FAIL|figure|DONE))'
-	[ "$mode" = stress ] && show='^(===|stress: )'
+	local show
+	show=$(boot_show "$mode")
 	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &
 	local tpid=$!
 	wait $qpid || rc=$?

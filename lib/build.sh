@@ -8,7 +8,7 @@ has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 # adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
 # (the sanitizer kernels, see debug_obj).
 build_kernel() {
-	local src=$1 obj=$2 cc=gcc arch=${ARCH:-x86_64}
+	local src=$1 obj=$2 cc=gcc arch=${ARCH:-$BASE_ARCH} c
 	mkdir -p "$obj"
 	command -v ccache >/dev/null && cc="ccache gcc"
 	# One cache for the machine: clean clones (CI) reuse it. Objects are
@@ -17,7 +17,10 @@ build_kernel() {
 	mkdir -p "$CCACHE_DIR" 2>/dev/null || export CCACHE_DIR=$BUILD/ccache
 	ccache -M 10G >/dev/null 2>&1 || true
 	local frags=("$TOP/config/$arch.config")
-	[ "$arch" = x86_64 ] && frags+=("$TOP/config/base-$BASE.config")
+	# The base's own fragments, for its own architecture (bases/BASE.sh).
+	if [ "$arch" = "$BASE_ARCH" ]; then
+		for c in $BASE_CONFIGS; do frags+=("$TOP/config/$c.config"); done
+	fi
 	if has_stackmap "$src"; then
 		if [ "${STACKMAP:-y}" = n ]; then
 			frags+=("$TOP/config/nostackmap.config")
@@ -67,7 +70,7 @@ build_modules() {
 		out=$obj/harness-modules/$(basename "$m")
 		mkdir -p "$out"
 		cp "$m"* "$out/"
-		if ! make -s -C "$obj" ARCH="${ARCH:-x86_64}" CC="$cc" M="$out" modules >"$out/build.log" 2>&1; then
+		if ! make -s -C "$obj" ARCH="${ARCH:-$BASE_ARCH}" CC="$cc" M="$out" modules >"$out/build.log" 2>&1; then
 			cat "$out/build.log" >&2
 			die "the harness module ${m#"$TOP"/} does not build against ${obj#"$TOP"/}"
 		fi

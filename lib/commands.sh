@@ -8,42 +8,22 @@ cmd_build() {
 	build_kernel "$KT" "$OBJ"
 }
 
-# test_base: everything "test" runs on the current base but the gates.
-test_base() {
-	local rc=0
-	cmd_build
-	boot test "$OBJ" "$KT" ${FTRACETEST:+harness.ftt=$FTRACETEST} || rc=1
-	if [ $rc -ne 0 ] && ! grep -aq '^=== HARNESS EXIT' "$RUN/test.out"; then
-		fail "boot: the guest did not finish"
-	else
-		pass
-	fi
-	check_console "$RUN/test.console"
-	check_kunit "$RUN/test.console" "$KT"
-	check_ftracetest "$RUN/test.out"
-	check_tool "$RUN/test.out"
-	check_boot_option
-}
+# cmd_test, cmd_full: the tiers of lib/plan.sh on every base (ONLY_BASE=B:
+# that one), each with its count, then the closing line CI reads.
+cmd_test() { TIER=${TIER:-test} run_tier; }
+cmd_full() { TIER=full run_tier; }
 
-cmd_test() {
+run_tier() {
 	local t0=$SECONDS b bases=("${BASES[@]}") p0 f0
 	[ -n "${ONLY_BASE:-}" ] && bases=("$ONLY_BASE")
 	for b in "${bases[@]}"; do
 		use_base "$b"
-		p0=$PASSED f0=$FAILED
-		say "=== base $b: $(cat "$BDIR/source.txt" 2>/dev/null | head -1)"
-		test_base
-		# The debug kernel of each base (NO_DEBUG=1 leaves it out).
-		[ -n "${FTRACETEST:-}${NO_DEBUG:-}" ] || test_debug
-		if [ -z "${FTRACETEST:-}${NO_GATES:-}" ]; then
-			# The backport: no clause id, checkpatch, it applies, exports back, and every
-			# patch builds on its own (=n too). The rest of the
-			# gates read the mainline series.
-			if [ "$b" = "$MAINLINE" ]; then run_gates; else GATES=${GATES:-clauses,checkpatch,series,shape,bisect} run_gates; fi
-		fi
+		p0=$PASSED f0=$FAILED P0=$PASSED S0=$SKIPPED
+		say "=== base $b ($TIER): $(head -1 "$BDIR/source.txt" 2>/dev/null)"
+		"plan_$TIER"
 		say "=== base $b: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
 	done
-	echo "harness: test run took $((SECONDS - t0)) s"
+	echo "harness: $TIER run took $((SECONDS - t0)) s"
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	[ "$FAILED" -eq 0 ]
 }
@@ -60,7 +40,7 @@ cmd_kunit() {
 
 cmd_gates() {
 	cmd_build
-	run_gates
+	run_gates $BASE_TEST_GATES $BASE_FULL_GATES
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	[ "$FAILED" -eq 0 ]
 }
@@ -83,7 +63,7 @@ cmd_baseline() {
 		git -C "$wt" am -q $fixes || die "the base fixes do not apply"
 	fi
 	build_kernel "$wt" "$obj"
-	boot test "$obj" "$wt" kunit.enable=0 || true
+	boot test "$obj" "$wt" kunit.enable=0 "harness.ftt=${REGRESSION_SUBSET// /,}" || true
 	grep -aq '^=== HARNESS EXIT' "$RUN/test.out" || die "the base kernel did not finish its test run"
 	{
 		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
@@ -123,31 +103,6 @@ cmd_clean() {
 	done
 	rm -rf "$BUILD"
 	say "removed build/"
-}
-
-# test_debug: the debug kernel of the base (config/debug.config: lockdep,
-# KASAN, UBSAN, ...): the stack map's KUnit suite, allocation failures, the
-# write fuzzer, the stackmap ftracetest cases and a short stress run in one
-# boot. Any report fails the run.
-test_debug() {
-	local obj
-	obj=$(debug_obj debug)
-	VARIANT=debug build_kernel "$KT" "$obj"
-	build_modules "$obj"
-	if boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
-		"harness.secs=${STRESS_SECS:-60}"; then
-		pass
-	elif ! grep -aq '^=== HARNESS EXIT' "$RUN/debug.out"; then
-		fail "debug boot: the guest did not finish"
-	else
-		pass
-	fi
-	check_console "$RUN/debug.console"
-	check_kunit "$RUN/debug.console" "$KT"
-	guest_checks faults "$RUN/debug.out"
-	guest_checks fuzz "$RUN/debug.out"
-	check_stackmap_only "$RUN/debug.out"
-	guest_checks stress "$RUN/debug.out"
 }
 
 # cmd_stress [MINUTES]: the stress run alone, on the lockdep/KASAN kernel or

@@ -8,21 +8,26 @@ die() { printf 'harness: error: %s\n' "$*" >&2; exit 1; }
 BUILD=${BUILD:-$TOP/build}
 JOBS=${JOBS:-$(nproc)}
 
-# The bases, mainline first: the series for mainline is the product, the
-# 6.12 LTS series a backport tested just as hard.
-BASES=(7.3 6.12)
-MAINLINE=7.3
+# The bases: one data file each, bases/B.sh, sorted by their BASE_ORDER;
+# the first is mainline, whose series is the product.
+BASES=()
+while read -r _ b; do BASES+=("$b"); done < <(
+	for f in "$TOP"/bases/*.sh; do
+		echo "$(sed -n 's/^BASE_ORDER=//p' "$f") $(basename "$f" .sh)"
+	done | sort -n)
+MAINLINE=${BASES[0]}
 
-# use_base B: point KT (the workspace), OBJ (its build), RUN (console logs
-# and results), PATCHES and BASELINE at base B. Every base keeps its trees
-# side by side under build/B/ so that an object directory always finds its
-# source at ../linux: ccache then hits across the workspace, the base tree
-# and the bisect tree.
+# use_base B: read bases/B.sh and point KT (the workspace), OBJ (its build),
+# RUN (console logs and results), PATCHES and BASELINE at base B. Every
+# base keeps its trees side by side under build/B/ so that an object
+# directory always finds its source at ../linux: ccache then hits across
+# the workspace, the base tree and the bisect tree.
 use_base() {
-	case "$1" in
-	7.3 | 6.12) BASE=$1 ;;
-	*) die "BASE must be one of: ${BASES[*]} (got '$1')" ;;
-	esac
+	[ -f "$TOP/bases/$1.sh" ] || die "BASE must be one of: ${BASES[*]} (got '$1'; bases/ has one file per base)"
+	BASE=$1
+	unset BASE_PACKAGE BASE_ARCHIVE BASE_TESTED BASE_ARCH BASE_CONFIGS BASE_TEST_GATES BASE_FULL_GATES
+	# shellcheck source=/dev/null
+	source "$TOP/bases/$BASE.sh"
 	BDIR=$BUILD/$BASE
 	KT=$BDIR/linux
 	OBJ=$BDIR/obj
@@ -33,10 +38,10 @@ use_base() {
 }
 
 # Debian packages the harness needs, and a command that proves each is there.
-# The 6.12 source comes from the machine's own archive (bookworm-security);
-# the 7.3 source is fetched apart (lib/fetch.sh) and needs no package here.
+# A base whose source comes from the machine's own archive
+# (BASE_ARCHIVE=installed) adds its package (base_deps); the others are
+# fetched apart (lib/fetch.sh).
 DEPS=(
-	"linux-source-6.12:test -f /usr/src/linux-source-6.12.tar.xz"
 	"gcc:command -v gcc" "libc6-dev:test -f /usr/include/stdio.h"
 	"make:command -v make" "bc:command -v bc"
 	"flex:command -v flex" "bison:command -v bison"
@@ -58,8 +63,18 @@ DEPS=(
 	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
 )
 
+base_deps() {
+	local b pkg
+	for b in "${BASES[@]}"; do
+		# shellcheck source=/dev/null
+		pkg=$(source "$TOP/bases/$b.sh"; [ "$BASE_ARCHIVE" != installed ] || echo "$BASE_PACKAGE")
+		[ -z "$pkg" ] || DEPS+=("$pkg:test -f /usr/src/$pkg.tar.xz")
+	done
+}
+
 deps() {
 	local missing=() d pkg check
+	[ -n "${DEPS_BASES:-}" ] || { base_deps; DEPS_BASES=1; }
 	for d in "${DEPS[@]}"; do
 		pkg=${d%%:*} check=${d#*:}
 		eval "$check" >/dev/null 2>&1 || missing+=("$pkg")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The upstream gates: what the bots and reviewers check before a human reads
-# the series. Each passes or fails with what is wrong; "./harness test" runs
-# them on the mainline series.
+# the series. Each passes or fails with what is wrong; which gates a tier
+# runs on a base is bases/BASE.sh's (BASE_TEST_GATES, BASE_FULL_GATES).
 
 # Lines the series adds, as path:line of the patched tree.
 added_lines() {
@@ -94,7 +94,7 @@ gate_w1() {
 	local objs log=$RUN/w1.log
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
-	if ! make -s -C "$KT" O="$OBJ" ARCH=x86_64 W=1 $objs >"$log" 2>&1; then
+	if ! make -s -C "$KT" O="$OBJ" ARCH="$BASE_ARCH" W=1 $objs >"$log" 2>&1; then
 		tail -20 "$log"
 		fail "W=1 build of the touched kernel/trace objects"
 	elif [ -n "$(new_warnings "$log")" ]; then
@@ -109,7 +109,7 @@ gate_sparse() {
 	local objs log=$RUN/sparse.log
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
-	make -s -C "$KT" O="$OBJ" ARCH=x86_64 C=2 CHECK=sparse $objs >"$log" 2>&1 || true
+	make -s -C "$KT" O="$OBJ" ARCH="$BASE_ARCH" C=2 CHECK=sparse $objs >"$log" 2>&1 || true
 	if grep -q 'sparse: not found\|No such file' "$log"; then
 		fail "sparse did not run"
 	elif [ -n "$(new_warnings "$log")" ]; then
@@ -250,17 +250,15 @@ gate_shape() {
 
 ALL_GATES="clauses checkpatch kerneldoc w1 sparse docs series shape bisect i386"
 
+# run_gates GATE...: those gates (GATES=a,b of the caller overrides them).
 run_gates() {
 	has_stackmap "$KT" || return 0
-	say "gates on $BASE: ${GATES:-$ALL_GATES}"
-	local t0=$SECONDS g
-	# GATES=checkpatch,docs,... runs only those (for working on one).
-	for g in ${GATES:-$ALL_GATES}; do
-		g=${g//,/ }
-		for g in $g; do
-			declare -F "gate_$g" >/dev/null || die "unknown gate '$g' (expected some of: $ALL_GATES)"
-			"gate_$g"
-		done
+	local t0=$SECONDS g gates=${GATES:-$*}
+	gates=${gates//,/ }
+	say "gates on $BASE: $gates"
+	for g in $gates; do
+		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' (expected some of: $ALL_GATES)"
+		"gate_$g"
 	done
 	say "gates took $((SECONDS - t0)) s"
 }

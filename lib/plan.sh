@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+# The test plan: what "./harness test" and "./harness full" run on a base,
+# boot by boot, and which gates. The boots are started by lib/boot.sh, their
+# results read by lib/checks.sh; the guest side of each boot MODE is
+# guest/MODE.sh.
+#
+# test (CI), per base:
+#   build      tinyconfig + config/ fragments of bases/BASE.sh + the feature
+#   test boot  every built-in KUnit suite; ftracetest: every test.d/stackmap
+#              case and the regression subset below, compared case by case
+#              with tests/ftracetest-baseline-BASE.txt; the stackmap tool's
+#              tests (guest/tool.sh)
+#   bootcheck  a boot with the option, the map and its capacity on the
+#              kernel command line: the boot trace starts with cookies and
+#              the sysrq-z dump prints the frames stack_map holds
+#   gates      BASE_TEST_GATES of bases/BASE.sh
+#   record     tests/full-run.txt names these series folders as passed by
+#              "full"
+# full, per base: all of test, then
+#   debug boot the debug kernel (lockdep, KASAN, UBSAN, fault injection):
+#              the map's KUnit suite, allocation failures, the tracefs write
+#              fuzzer, the stackmap cases and a stress run
+#   gates      BASE_FULL_GATES (sparse, Sphinx, the per-patch bisect build,
+#              =n, i386)
+#   and writes the base's line of tests/full-run.txt when nothing failed.
+
+# The ftracetest regression subset: the directories whose cases the series
+# could break, held to the base's own results.
+REGRESSION_SUBSET="test.d/00basic test.d/event test.d/ftrace test.d/trigger"
+
+FULL_RECORD=$TOP/tests/full-run.txt
+
+# What lib/boot.sh shows of each boot MODE's output while the guest runs.
+boot_show() {
+	case "$1" in
+	demo) echo '^([^<]|$)' ;; # not the flame graph's SVG
+	test) echo '^(\[[0-9]+\]|===|# of|tooltest: )' ;;
+	bootcheck) echo '^bootcheck: ' ;;
+	bench) echo '^(bench|RAW|RAWT|FORMAT|DISK) ' ;;
+	debug) echo '^(\[[0-9]+\]|===|(stress|faults|fuzz): (PASS|FAIL|figure|DONE))' ;;
+	stress) echo '^(===|stress: )' ;;
+	*) echo . ;;
+	esac
+}
+
+# plan_test: the "test" tier on the current base.
+plan_test() {
+	local ftt=${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}
+	[ "$TIER" = full ] || check_full_record
+	cmd_build
+	boot test "$OBJ" "$KT" "harness.ftt=${ftt// /,}" || true
+	check_finished test
+	check_console "$RUN/test.console"
+	check_kunit "$RUN/test.console" "$KT"
+	check_ftracetest "$RUN/test.out"
+	check_tool "$RUN/test.out"
+	plan_bootcheck
+	[ -n "${FTRACETEST:-}${NO_GATES:-}" ] || run_gates ${GATES:-$BASE_TEST_GATES}
+}
+
+# plan_bootcheck: trace_clock=local, as when TCG fails to calibrate the
+# TSC the kernel switches the default trace clock to "global" at
+# late_initcall, which resets the buffer and would throw away the stacks of
+# early boot. A smaller map than the default, as a device tracing from boot
+# may take. harness.early=1: the tree allocates the map with the ring
+# buffer, so the boot trace must start with cookies.
+plan_bootcheck() {
+	local early=
+	grep -q 'early_trace_init' "$KT/kernel/trace/trace_stackmap_ftrace.c" && early=harness.early=1
+	boot bootcheck "$OBJ" "$KT" kunit.enable=0 trace_clock=local \
+		trace_options=stackmap,stacktrace trace_event=sched:sched_switch \
+		trace_stackmap_capacity=4096 $early || true
+	check_finished bootcheck || return 0
+	check_console "$RUN/bootcheck.console"
+	guest_checks bootcheck "$RUN/bootcheck.out"
+	check_ftrace_dump "$RUN/bootcheck.console" "$RUN/bootcheck.out"
+}
+
+# plan_full: the "full" tier on the current base.
+plan_full() {
+	local f0=$FAILED t0=$SECONDS
+	plan_test
+	[ -n "${NO_DEBUG:-}" ] || plan_debug
+	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
+	if [ "$FAILED" -eq "$f0" ] && [ -z "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}" ]; then
+		write_full_record "$((SECONDS - t0))"
+	fi
+}
+
+# plan_debug: the debug kernel of the base (config/debug.config: lockdep,
+# KASAN, UBSAN, ...): the stack map's KUnit suite, allocation failures, the
+# write fuzzer, the stackmap ftracetest cases and a short stress run in one
+# boot. Any report fails the run.
+plan_debug() {
+	local obj
+	obj=$(debug_obj debug)
+	VARIANT=debug build_kernel "$KT" "$obj"
+	build_modules "$obj"
+	boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
+		"harness.secs=${STRESS_SECS:-60}" || true
+	check_finished debug
+	check_console "$RUN/debug.console"
+	check_kunit "$RUN/debug.console" "$KT"
+	guest_checks faults "$RUN/debug.out"
+	guest_checks fuzz "$RUN/debug.out"
+	check_stackmap_only "$RUN/debug.out"
+	guest_checks stress "$RUN/debug.out"
+}
+
+# series_digest: the sha256 of the base's series folders (every file of
+# patches/BASE-fixes/*, patches/BASE and its follow-ups, cover letters too).
+series_digest() {
+	(cd "$PATCHROOT" && find "$BASE" "$BASE"-* -type f 2>/dev/null | LC_ALL=C sort |
+		xargs -d '\n' sha256sum) | sha256sum | cut -c1-64
+}
+
+# tests/full-run.txt: "BASE<TAB>digest<TAB>date<TAB>result", one line a base,
+# written by a full run that passed. A series cannot change without one.
+check_full_record() {
+	local want have
+	want=$(series_digest)
+	have=$(awk -F'\t' -v b="$BASE" '$1 == b { print $2 }' "$FULL_RECORD" 2>/dev/null)
+	if [ "$want" = "$have" ]; then
+		echo "full run [$BASE]: $(awk -F'\t' -v b="$BASE" '$1 == b { print $3 ": " $4 }' "$FULL_RECORD")"
+		pass
+	else
+		fail "the series folders of $BASE (sha256 ${want:0:12}) have no passed ./harness full in ${FULL_RECORD#"$TOP"/} (${have:+it names ${have:0:12}}${have:-no line for $BASE}): run BASE=$BASE ./harness full and commit the file"
+	fi
+}
+
+write_full_record() {
+	local line tmp
+	line=$(printf '%s\t%s\t%s\t%s' "$BASE" "$(series_digest)" "$(date -u +%Y-%m-%dT%H:%MZ)" \
+		"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $1 s")
+	tmp=$(mktemp)
+	{
+		echo "# Written by ./harness full when a base passes; ./harness test fails unless"
+		echo "# the base's series folders (sha256 of patches/BASE*) are the ones named here."
+		echo "# BASE<TAB>sha256<TAB>date<TAB>result"
+		grep -v '^#' "$FULL_RECORD" 2>/dev/null | awk -F'\t' -v b="$BASE" '$1 != b'
+		echo "$line"
+	} >"$tmp"
+	mv "$tmp" "$FULL_RECORD"
+	say "recorded in ${FULL_RECORD#"$TOP"/}: $line"
+}
