@@ -3,15 +3,10 @@
 # Guest side of the boot check of "./harness test": the kernel was booted
 # with trace_options=stackmap,stacktrace trace_event=sched:sched_switch (S20)
 # and trace_stackmap_capacity=4096 (S27).
-# Prints one "bootcheck: PASS|FAIL: what" line per check.
+# Its results are KTAP (guest/lib.sh), part "bootcheck".
+. /guest/lib.sh
 cd /sys/kernel/tracing || exit 1
-check() {
-	if eval "$2" >/dev/null 2>&1; then
-		echo "bootcheck: PASS: $1"
-	else
-		echo "bootcheck: FAIL: $1"
-	fi
-}
+ktap_start bootcheck
 sleep 0.3
 echo 0 > tracing_on
 check "S20 the stackmap option is set from the command line" '[ "$(cat options/stackmap)" = 1 ]'
@@ -30,8 +25,9 @@ fi
 grep -o '<stack_id [0-9]* gen [0-9]*>' trace | sort -u > /tmp/cookies
 awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' stack_map | sort -u > /tmp/records
 check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
-echo "bootcheck: $before full stacks before the first cookie, $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
-cat stack_map_stat
+figure "$before full stacks before the first cookie, $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
+detail 100 < stack_map_stat
+ktap_end
 
 # ftrace_dump() (sysrq-z) prints the frames under the cookies, as the trace
 # file does. A short fresh trace, with offsets as stack_map prints them; the

@@ -10,6 +10,6 @@ cd /ftrace || exit 1
 for f in test.d/stackmap/*.tc; do
 	echo "=== STACKMAP CASE $(grep -m1 '^#[ 	]*description:' "$f" | cut -f2- -d: | sed 's/^ *//')"
 done
-echo "=== ftracetest test.d/stackmap"
-./ftracetest -v -l /tmp/ftracetest-logs test.d/stackmap || true
+echo "=== PART ftracetest"
+./ftracetest -K -v -l /tmp/ftracetest-logs test.d/stackmap || true
 sh /guest/stress.sh

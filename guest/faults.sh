@@ -4,16 +4,14 @@
 # failslab and fail_page_alloc, and the map's own fault attribute where the
 # series has one). Every failed enable
 # must fail with ENOMEM, leave the option off, no map and no memory behind;
-# a later enable must work. Lines: "faults: PASS|FAIL: what", "faults: DONE".
+# a later enable must work. Its results are KTAP (guest/lib.sh), part
+# "faults".
+. /guest/lib.sh
 T=/sys/kernel/tracing
 D=/sys/kernel/debug
 cd $T || exit 1
 
-pass() { echo "faults: PASS: $*"; }
-fail() { echo "faults: FAIL: $*"; }
-check() {
-	if eval "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1"; fi
-}
+ktap_start faults
 # The map's element pool is a vmalloc area allocated by trace_stackmap_create().
 map_memory() { grep -c trace_stackmap_create /proc/vmallocinfo; }
 no_map() {
@@ -83,10 +81,10 @@ while [ $n -lt 200 ]; do
 	no_map || bad="$bad $n"
 done
 check "enable with the Nth allocation failing, N = 1..$((n - 1)): $failed failed, each cleanly" '[ -z "$bad" ] && [ $failed -gt 0 ] && [ $n -lt 200 ]'
-[ -z "$bad" ] || echo "faults:   left a map, memory or the option behind at N =$bad"
+[ -z "$bad" ] || note "left a map, memory or the option behind at N =$bad"
 check "then the enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
 echo 0 > options/stackmap
 echo free > stack_map
 check "and free leaves no memory" no_map
-echo "faults: DONE"
+ktap_end
 exit 0

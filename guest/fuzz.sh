@@ -12,8 +12,8 @@
 # fail, and none may change anything. stack_map_stat, trace_options,
 # options/stackmap and stack_map_bin are compared with a snapshot after each
 # write, the text of stack_map after every 20.
-# Prints one "fuzz: PASS|FAIL: what" line per check, "fuzz:   detail" lines
-# under a failure, "fuzz: N bad writes, M kinds", and "fuzz: DONE" last.
+# Its results are KTAP (guest/lib.sh), part "fuzz": one result per check,
+# the failure's details under it, "N bad writes, M kinds" as a figure.
 set -u
 T=/sys/kernel/tracing
 W=/tmp/fuzz
@@ -23,8 +23,16 @@ CONC_SECS=3
 KINDS="rand mut near part off opt topt ro conc"
 STATE="stack_map_stat trace_options options/stackmap"
 
-say() { echo "fuzz: $*"; }
-detail() { sed 's/^/fuzz:   /'; }
+. /guest/lib.sh
+ktap_start fuzz
+# say PASS: WHAT, say FAIL: WHAT: a result; say TEXT: a note.
+say() {
+	case $1 in
+	"PASS: "*) pass "${1#PASS: }" ;;
+	"FAIL: "*) fail "${1#FAIL: }" ;;
+	*) note "$1" ;;
+	esac
+}
 # The valid writes of the fuzzer's own setup and checks.
 put() { echo "$1" > "$2"; }
 
@@ -48,8 +56,8 @@ kinds_run() {
 }
 
 finish() {
-	say "$nw bad writes, $(kinds_run) kinds"
-	say DONE
+	figure "$nw bad writes, $(kinds_run) kinds"
+	ktap_end
 	exit 0
 }
 

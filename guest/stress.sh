@@ -16,8 +16,7 @@
 #  - readers of stack_map, stack_map_bin and stack_map_stat, one that keeps
 #    stack_map open across resets and frees, and a trace_pipe consumer.
 # Then, with tracing quiet, it checks the map and the trace and prints the
-# figures. Lines: "stress: PASS|FAIL: what", "stress:   detail",
-# "stress: figure: ...", and "stress: DONE" last.
+# figures. Its results are KTAP (guest/lib.sh), part "stress".
 T=/sys/kernel/tracing
 cd $T || exit 1
 secs=$(sed -n 's/.*harness\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -25,12 +24,8 @@ secs=$(sed -n 's/.*harness\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
 W=/tmp/stress
 rm -rf $W && mkdir -p $W
 
-pass() { echo "stress: PASS: $*"; }
-fail() { echo "stress: FAIL: $*"; }
-detail() { sed "s/^/stress:   /" | head -"${1:-10}"; }
-check() {
-	if eval "$2" >/dev/null 2>&1; then pass "$1"; else fail "$1"; fi
-}
+. /guest/lib.sh
+ktap_start stress
 stat_of() { sed -n "s/^$1: //p" stack_map_stat; }
 
 # The load: the harness's module (modules/stackmap_load, for a series that
@@ -55,7 +50,7 @@ elif [ -w $live ] && [ -e $live_run ]; then
 	live_unload() { :; }
 else
 	fail "no load to drive the map (modules/stackmap_load or ftrace_stackmap_live)"
-	echo "stress: DONE"
+	ktap_end
 	exit 0
 fi
 
@@ -237,7 +232,7 @@ check "fallbacks of the live load recorded in full ($full stacks, $deep deeper t
 
 # Stacks per context, counted by the trace_pipe consumer.
 while read ctx c f; do
-	echo "stress: figure: $ctx: $c cookies, $f full stacks"
+	figure "$ctx: $c cookies, $f full stacks"
 	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
 done < $W/ctx
 
@@ -250,9 +245,9 @@ echo 0 > options/func_stack_trace
 echo 0 > events/enable
 echo 1 > tracing_on
 
-echo "stress: figure: seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
-echo "stress: figure: fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
-echo "stress: figure: unresolved cookies $unresolved, duplicates $dups"
-cat $W/stat.txt | sed 's/^/stress: figure: last generation /'
-echo "stress: DONE"
+figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
+figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
+figure "unresolved cookies $unresolved, duplicates $dups"
+sed 's/^/# figure: last generation /' $W/stat.txt
+ktap_end
 exit 0

@@ -3,7 +3,7 @@
 # Guest side of the test boot: the ftracetest directories or cases of
 # harness.ftt=a,b on the kernel command line (the host's test plan: the
 # regression subset and test.d/stackmap), those this tree has, then the
-# stackmap tool's tests. The host parses the "[N] name<TAB>[RESULT]" lines.
+# stackmap tool's tests. ftracetest reports KTAP (-K), part "ftracetest".
 cd /ftrace || exit 1
 if [ -d test.d/stackmap ]; then
 	for f in test.d/stackmap/*.tc; do
@@ -15,10 +15,11 @@ for d in $(sed -n 's/.*harness\.ftt=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ');
 	[ -e "$d" ] && dirs="$dirs $d"
 done
 [ -n "$dirs" ] || { echo "test.sh: nothing to run of harness.ftt="; exit 1; }
-echo "=== ftracetest$dirs"
+echo "# ftracetest$dirs"
 # ftracetest's exit code is not the verdict: the host compares every case
 # with the base's results.
-./ftracetest -v -l /tmp/ftracetest-logs $dirs || true
+echo "=== PART ftracetest"
+./ftracetest -K -v -l /tmp/ftracetest-logs $dirs || true
 # The stackmap tool (tools/tracing/stackmap), when the series has it.
 if [ -x /bin/stackmap ]; then
 	echo "=== stackmap tool"

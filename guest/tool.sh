@@ -5,7 +5,9 @@
 # to the top-level buffer, with the stack map and three rotations (freeze,
 # save, reset) in the middle of the trace, and to an instance that records
 # every stack in full. The tool must give back, from the saved dumps, the
-# very stacks the instance holds. Prints "tooltest: PASS|FAIL: what" lines.
+# very stacks the instance holds. Its results are KTAP (guest/lib.sh), part
+# "tooltest".
+. /guest/lib.sh
 T=/sys/kernel/tracing
 I=$T/instances/tooltest
 W=/tmp/tooltest
@@ -13,13 +15,14 @@ rm -rf $W
 mkdir -p $W
 cd $W || exit 1
 
+ktap_start tooltest
 check() {
 	if eval "$2" >$W/check.out 2>&1; then
-		echo "tooltest: PASS: $1"
+		pass "$1"
 	else
-		echo "tooltest: FAIL: $1"
+		fail "$1"
 		cat $W/check.out >>$W/failures
-		sed 's/^/tooltest:   /' $W/check.out | head -20
+		detail 20 < $W/check.out
 	fi
 }
 # expect_error WHAT RC PATTERN CMD...: CMD exits with RC and says PATTERN on stderr.
@@ -115,7 +118,7 @@ dumps="-d $W/d1.bin -d $W/d2.bin -d $W/d3.bin -d $W/d4.bin"
 gens=$(grep -o '<stack_id [0-9]* gen [0-9]*>' $W/top.txt | sed 's/.* gen //; s/>//' | sort -un | wc -l)
 cookies=$(grep -c '<stack_id [0-9]* gen [0-9]*>' $W/top.txt)
 fulls=$(grep -c '<stack trace>' $W/top.txt)
-echo "tooltest: the trace holds $cookies cookies of $gens generations and $fulls full stacks"
+figure "the trace holds $cookies cookies of $gens generations and $fulls full stacks"
 check "the trace spans three resets: cookies of four generations" '[ "$gens" -ge 4 ]'
 check "every rotation froze and saved its generation before the reset" \
 	'[ "$(grep -c "generation [0-9]*, [0-9]* stacks" $W/rotate.log)" = 5 ] && ! grep -q "frozen: 1" $T/stack_map_stat'
@@ -136,7 +139,7 @@ records $W/full.txt >$W/full.records
 paired $W/top.records $W/full.records >$W/top.paired
 all=$(wc -l <$W/top.records)
 n=$(wc -l <$W/top.paired)
-echo "tooltest: $n of $all events paired with their stack in both buffers"
+figure "$n of $all events paired with their stack in both buffers"
 # At most a few events lose their pairing to an interrupt; the rest must match.
 check "the events of the resolved trace are all in the instance with the same frames ($n events)" \
 	'[ $((n * 20)) -ge $((all * 19)) ] && [ "$n" -ge "$((cookies / 2))" ] && multiset_in $W/top.paired $W/full.records'
@@ -235,7 +238,7 @@ if command -v trace-cmd >/dev/null; then
 	stackmap save -o $W/tc.bin >/dev/null
 	trace-cmd report -i $W/tc.dat >$W/report.txt 2>&1
 	n=$(grep -c 'kernel_stack_id: *<stack_id [0-9]* gen [0-9]*>' $W/report.txt)
-	echo "tooltest: trace-cmd $(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1): $n cookies in the report"
+	figure "trace-cmd $(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1): $n cookies in the report"
 	check "trace-cmd record + report show kernel_stack_id cookies, nothing FAILED TO PARSE" \
 		'[ "$n" -gt 0 ] && ! grep -q "FAILED TO PARSE" $W/report.txt'
 	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/report.txt >$W/report.resolved 2>$W/report.err
@@ -254,5 +257,5 @@ echo 0 > $T/options/stackmap
 echo free > $T/stack_map
 expect_error "save without a map" 2 "not allocated" stackmap save -o $W/none.bin
 rmdir $I
-echo "tooltest: DONE"
+ktap_end
 exit 0

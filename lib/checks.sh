@@ -46,10 +46,17 @@ check_kunit() {
 	echo "kunit [$BASE]: $summary"
 }
 
-# ftracetest: results are lines "[N] description<TAB>[RESULT]".
+# ktap OUT [PART]: the KTAP results of a guest's output (lib/ktap.py).
+ktap() { python3 "$TOP/lib/ktap.py" "$@"; }
+
+# ftracetest -K: "RESULT<TAB>case" in ftracetest's own words, as the
+# baselines hold them (a skipped case is UNSUPPORTED or UNTESTED there: both
+# count the same).
 ft_results() {
-	sed -E 's/\x1b\[[0-9;]*m//g' "$1" | tr -d '\r' |
-		sed -nE 's/^\[[0-9]+\] *(.*)\t\[([A-Z]+)\]$/\2\t\1/p' | sed -E 's/ +/ /g'
+	ktap "$1" ftracetest | awk -F'\t' '
+		$2 == "PASS" || $2 == "FAIL" || $2 == "UNRESOLVED" || $2 == "XFAIL" { print $2 "\t" $3 }
+		$2 == "SKIP" { print "UNSUPPORTED\t" $3 }
+		$2 == "ERROR" { print "UNDEFINED\t" $3 }'
 }
 
 # Some descriptions are not unique: number the repeats (" #2") in run
@@ -106,31 +113,10 @@ check_ftracetest() {
 	echo "ftracetest [$BASE]: $n cases"
 }
 
-# result_lines PREFIX FILE: count "PREFIX: PASS|FAIL: what" lines of a
-# guest script's output; indented "PREFIX:   " lines detail a failure.
-# Sets RESULTS to how many there were.
-result_lines() {
-	local prefix=$1 line n=0
-	while IFS= read -r line; do
-		case "$line" in
-		"$prefix: PASS: "*) pass; n=$((n + 1)) ;;
-		"$prefix: FAIL: "*) fail "$prefix: ${line#"$prefix: FAIL: "}"; n=$((n + 1)) ;;
-		"$prefix:   "*) echo "  ${line#"$prefix: "}" ;;
-		esac
-	done < <(tr -d '\r' <"$2")
-	RESULTS=$n
-}
-
 # The stackmap tool's tests (guest/tool.sh), when the series has the tool.
-# The script ends with "tooltest: DONE": one that stopped half way fails.
 check_tool() {
 	[ -f "$KT/tools/tracing/stackmap/Makefile" ] || return 0
-	result_lines tooltest "$1"
-	if ! tr -d '\r' <"$1" | grep -qx 'tooltest: DONE'; then
-		fail "stackmap tool: guest/tool.sh did not finish ($RESULTS checks ran)"
-		return
-	fi
-	echo "stackmap tool [$BASE]: $RESULTS checks"
+	guest_checks tooltest "$1"
 }
 
 # check_finished MODE: the guest of that boot reached its end marker (it
@@ -184,18 +170,33 @@ check_ftrace_dump() {
 	pass
 }
 
-# guest_checks PREFIX FILE: the "PREFIX: PASS|FAIL: what" lines of a guest
-# script that must end with "PREFIX: DONE" (one that stopped half way fails).
+# guest_checks PART OUT: every KTAP result of a guest part (guest/lib.sh),
+# the diagnostics under a failure, its figures; a part that did not reach
+# its plan (it stopped half way) or ran nothing fails.
 guest_checks() {
-	local prefix=$1 out=$2
-	result_lines "$prefix" "$out"
-	if ! tr -d '\r' <"$out" | grep -qx "$prefix: DONE"; then
-		fail "$prefix: the guest script did not finish ($RESULTS checks ran)"
-		return
+	local part=$1 out=$2 res what n=0 plan= last=PASS
+	while IFS=$'\t' read -r _ res what; do
+		case "$res" in
+		PASS) pass ;;
+		SKIP | XFAIL) skip ;;
+		END) plan=$what; continue ;;
+		'#')
+			case "$what" in
+			"figure: "*) echo "$part [$BASE]: ${what#figure: }" ;;
+			*) [ "$last" = PASS ] || echo "  $what" ;;
+			esac
+			continue ;;
+		*) fail "$part: $what${res:+ ($res)}" ;;
+		esac
+		n=$((n + 1)) last=$res
+	done < <(ktap "$out" "$part")
+	if [ -z "$plan" ] || [ "$plan" != "$n" ]; then
+		fail "$part: the guest part did not finish ($n results, plan ${plan:-missing})"
+	elif [ "$n" -eq 0 ]; then
+		fail "$part: no checks ran"
+	else
+		echo "$part [$BASE]: $n checks"
 	fi
-	[ "$RESULTS" -gt 0 ] || { fail "$prefix: no checks ran"; return; }
-	tr -d '\r' <"$out" | sed -n "s/^$prefix: figure: /$prefix [$BASE]: /p"
-	echo "$prefix [$BASE]: $RESULTS checks"
 }
 
 # check_stackmap_only OUT: an ftracetest run of test.d/stackmap alone; every

@@ -16,6 +16,8 @@ cmd_full() { TIER=full run_tier; }
 run_tier() {
 	local t0=$SECONDS b bases=("${BASES[@]}") p0 f0
 	[ -n "${ONLY_BASE:-}" ] && bases=("$ONLY_BASE")
+	# The host's KTAP parser, on a document with every kind of line.
+	if python3 "$TOP/lib/ktap.py" --self-test; then pass; else fail "lib/ktap.py --self-test"; fi
 	for b in "${bases[@]}"; do
 		use_base "$b"
 		p0=$PASSED f0=$FAILED P0=$PASSED S0=$SKIPPED

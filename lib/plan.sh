@@ -34,11 +34,8 @@ FULL_RECORD=$TOP/tests/full-run.txt
 boot_show() {
 	case "$1" in
 	demo) echo '^([^<]|$)' ;; # not the flame graph's SVG
-	test) echo '^(\[[0-9]+\]|===|# of|tooltest: )' ;;
-	bootcheck) echo '^bootcheck: ' ;;
+	test | debug | stress | bootcheck) echo '^(not ok|ok [0-9]+|=== |# figure: )' ;;
 	bench) echo '^(bench|RAW|RAWT|FORMAT|DISK) ' ;;
-	debug) echo '^(\[[0-9]+\]|===|(stress|faults|fuzz): (PASS|FAIL|figure|DONE))' ;;
-	stress) echo '^(===|stress: )' ;;
 	*) echo . ;;
 	esac
 }

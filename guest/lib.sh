@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# The guest scripts' results, as KTAP: one document per part, read on the
+# host by lib/ktap.py. A script sources this file, then:
+#   ktap_start NAME     "=== PART NAME" (how the host finds the part) and
+#                       "KTAP version 1"
+#   pass WHAT           "ok N WHAT"
+#   fail WHAT           "not ok N WHAT"
+#   skip WHAT           "ok N WHAT # SKIP"
+#   check WHAT CMD      pass WHAT if CMD (eval'd, its output dropped)
+#                       succeeds, fail WHAT otherwise
+#   detail [LINES]      standard input, at most LINES (40) of it, as "# "
+#                       diagnostic lines: what a failure found
+#   note TEXT           "# TEXT"
+#   figure TEXT         "# figure: TEXT", a measured figure the host prints
+#   ktap_end            the plan, "1..N", and "# Totals: ...": a part that
+#                       does not reach it did not finish
+# Results are counted in a file, so that subshells and pipelines count too.
+
+KTAP_DIR=/tmp/ktap
+
+ktap_start() {
+	KTAP_PART=$1
+	mkdir -p $KTAP_DIR
+	: > "$KTAP_DIR/$KTAP_PART"
+	echo "=== PART $KTAP_PART"
+	echo "KTAP version 1"
+}
+
+# ktap_result KIND LINE-START WHAT [DIRECTIVE]
+ktap_result() {
+	local n
+	echo "$1" >> "$KTAP_DIR/$KTAP_PART"
+	n=$(wc -l < "$KTAP_DIR/$KTAP_PART")
+	# A "#" in WHAT would read as a directive.
+	echo "$2 $n $(echo "$3" | tr '#' '_')${4:+ # $4}"
+}
+
+pass() { ktap_result pass ok "$*"; }
+fail() { ktap_result fail "not ok" "$*"; }
+skip() { ktap_result skip ok "$*" SKIP; }
+check() {
+	if eval "$2" > /dev/null 2>&1; then pass "$1"; else fail "$1"; fi
+}
+detail() { head -n "${1:-40}" | sed 's/^/# /'; }
+note() { echo "# $*"; }
+figure() { echo "# figure: $*"; }
+
+ktap_end() {
+	local f=$KTAP_DIR/$KTAP_PART
+	echo "1..$(wc -l < "$f")"
+	echo "# Totals: pass:$(grep -c '^pass$' "$f") fail:$(grep -c '^fail$' "$f") xfail:0 xpass:0 skip:$(grep -c '^skip$' "$f") error:0"
+}
