@@ -5,14 +5,11 @@
 # cookies, and no stacks. The ring buffer is in overwrite mode, so what is
 # left at the end is what a user would have kept.
 #
-# The work runs pinned to one CPU and only that CPU's buffer is measured: an
-# unpinned workload spreads over the CPUs unevenly from run to run, and the
-# span of the retained events then depends on the least busy CPU. In overwrite
-# mode the buffer drops whole sub-buffers (pages), so one page per CPU is
-# partly filled at any time; 128 KiB (33 pages) keeps that under 3%.
-# Each operation does a lot of traced work so that every mode overflows the
-# buffer at least once. One line per run, all counts for that CPU except
-# the map's (distinct, successes, fallbacks), which are the whole map's:
+# The work runs pinned to one CPU, and only that CPU's buffer is measured
+# (unpinned, the span kept depends on the least busy CPU). Overwrite drops
+# whole pages: 128 KiB (33 pages) keeps the partly filled one under 3%.
+# Each operation overflows the buffer at least once in every mode. One line
+# per run, counts for that CPU but the map's (distinct, successes, fallbacks):
 #   RAW workload mode round events cookies fullstacks frames bytes span_ns
 #       op_ns ops written overrun distinct successes fallbacks
 # events, cookies, fullstacks, frames (of the full stacks): in the buffer at

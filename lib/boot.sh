@@ -50,7 +50,7 @@ initramfs() {
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
 	printf 'root:x:0:\ntracing:x:1000:\n' >"$r/etc/group"
 	cp -a "$src/tools/testing/selftests/ftrace" "$r/ftrace"
-	cp "$TOP"/guest/*.sh "$r/guest/"
+	cp "$TOP"/guest/*.sh "$TOP"/guest/*.awk "$r/guest/"
 	build_tool "$src"
 	[ -z "$TOOL" ] || guest_program "$r" "$TOOL"
 	guest_program "$r" "$(command -v trace-cmd)"
