@@ -54,14 +54,6 @@ changes() {
 	fi
 }
 
-workload() {
-	for j in 1 2 3 4 5 6; do
-		ls / >/dev/null
-		cat /proc/self/stat >/dev/null
-		sleep 0.02
-	done
-}
-
 # populate: a new generation of the map with the stacks of a short
 # sched_switch trace, then tracing quiet: nothing records from then on.
 populate() {

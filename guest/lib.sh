@@ -14,6 +14,7 @@
 #   figure TEXT         "# figure: TEXT", a measured figure the host prints
 #   ktap_end            the plan, "1..N", and "# Totals: ...": a part that
 #                       does not reach it did not finish
+# and workload: a little scheduling, file and /proc work to trace.
 # Results are counted in a file, so that subshells and pipelines count too.
 
 KTAP_DIR=/tmp/ktap
@@ -49,4 +50,13 @@ ktap_end() {
 	local f=$KTAP_DIR/$KTAP_PART
 	echo "1..$(wc -l < "$f")"
 	echo "# Totals: pass:$(grep -c '^pass$' "$f") fail:$(grep -c '^fail$' "$f") xfail:0 xpass:0 skip:$(grep -c '^skip$' "$f") error:0"
+}
+
+workload() {
+	local k
+	for k in 1 2 3 4 5 6; do
+		ls / > /dev/null
+		cat /proc/self/stat > /dev/null
+		sleep 0.02
+	done
 }

@@ -34,14 +34,6 @@ expect_error() {
 	check "$what: exit $want, \"$pat\"" "[ $rc = $want ] && grep -q -- \"$pat\" $W/err.stderr"
 }
 
-workload() {
-	for i in 1 2 3 4 5 6; do
-		ls / >/dev/null
-		cat /proc/self/stat >/dev/null
-		sleep 0.02
-	done
-}
-
 # Every stack of both buffers, one per event: the event's text after its
 # time stamp, then its frames. A "<stack trace>" block follows its event on
 # the same CPU (the first [NNN] of a line), with other CPUs' lines between.
