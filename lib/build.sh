@@ -3,14 +3,15 @@
 
 has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
-# build_kernel SRC OBJ: build SRC into OBJ. ARCH=i386 builds the 32-bit
-# configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
+# configure_kernel SRC OBJ: the .config of SRC in OBJ, as build_kernel
+# makes it. build_kernel SRC OBJ [DIR/...]: configure and build SRC into
+# OBJ, or (with DIRs) only the objects of those directories. ARCH=i386
+# builds the 32-bit configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
 # adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
 # (the sanitizer kernels, see debug_obj).
-build_kernel() {
-	local src=$1 obj=$2 cc=gcc arch=${ARCH:-$BASE_ARCH} c
+configure_kernel() {
+	local src=$1 obj=$2 arch=${ARCH:-$BASE_ARCH} c
 	mkdir -p "$obj"
-	command -v ccache >/dev/null && cc="ccache gcc"
 	# One cache for the machine: clean clones (CI) reuse it. Objects are
 	# keyed on paths relative to build/ (every objdir sees ../linux).
 	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/stackmap-harness/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
@@ -45,11 +46,17 @@ build_kernel() {
 		check_config "$obj/.config" "${frags[@]}"
 		echo "$cfg_sum" >"$obj/.frag-sum"
 	fi
-	say "building $(base_version "$src") in ${obj#"$TOP"/} (make -j$JOBS)"
-	local t0=$SECONDS
-	local targets=bzImage
+}
+
+build_kernel() {
+	local src=$1 obj=$2 cc=gcc arch=${ARCH:-$BASE_ARCH}
+	shift 2
+	configure_kernel "$src" "$obj"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	local t0=$SECONDS targets="${*:-bzImage}"
+	say "building $(base_version "$src") in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
 	# With modules, Module.symvers too, for the harness's modules (build_modules).
-	grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="bzImage modules"
+	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="bzImage modules"
 	# shellcheck disable=SC2086
 	if ! make -s -C "$src" O="$obj" ARCH="$arch" CC="$cc" -j"$JOBS" $targets >"$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -30 >&2 || true
