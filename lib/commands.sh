@@ -2,6 +2,14 @@
 # The commands of ./harness, one function each. Every command works on one
 # base (BASE, default the mainline one) except "test", which runs them all.
 
+cmd_deps() { deps; }
+cmd_export() { export_series; }
+cmd_apply() { apply_to "$@"; }
+cmd_reapply() {
+	deps
+	reapply
+}
+
 cmd_build() {
 	deps
 	workspace
