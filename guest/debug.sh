@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of the debug-kernel run of "./harness test" (lockdep, KASAN,
+# Guest side of the debug-kernel boot of "./harness full" (lockdep, KASAN,
 # UBSAN, ...): the KUnit suites ran at boot; here allocation failures, the
 # tracefs write fuzzer, the stackmap ftracetest cases and a short stress run
 # (harness.secs=). The host fails on any report on the console.

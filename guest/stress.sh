@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of "./harness stress" (and of the short stress in the debug
-# boot of "./harness test"). For harness.secs=N seconds, all at once:
+# boot of "./harness full"). For harness.secs=N seconds, all at once:
 #  - stacks recorded from every context: sched_switch (task), softirq_entry
 #    (softirq), hrtimer_expire_entry and irq_handler_entry (hard irq),
 #    nmi_handler (NMI: the host injects NMIs through the QEMU monitor) with

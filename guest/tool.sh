@@ -104,7 +104,7 @@ stackmap save -o $W/d4.bin >>$W/rotate.log
 stackmap save --text -o $W/d4.txt >>$W/rotate.log
 cat $T/trace >$W/top.txt
 cat $I/trace >$W/full.txt
-cat $W/rotate.log
+detail 40 < $W/rotate.log
 dumps="-d $W/d1.bin -d $W/d2.bin -d $W/d3.bin -d $W/d4.bin"
 
 gens=$(grep -o '<stack_id [0-9]* gen [0-9]*>' $W/top.txt | sed 's/.* gen //; s/>//' | sort -un | wc -l)
@@ -118,7 +118,7 @@ check "every rotation froze and saved its generation before the reset" \
 # resolve: every cookie through the dump of its own generation.
 stackmap resolve -k $W/kallsyms $dumps $W/top.txt >$W/resolved.txt 2>$W/resolve.err
 rc=$?
-cat $W/resolve.err
+detail 40 < $W/resolve.err
 # Cookies the kernel printed with their frames (6.12: no stackmap-resolve
 # option to turn that off; only the current generation's) are kept as they are.
 kernel=$(awk '/<stack_id [0-9]+ gen [0-9]+>$/ { c = 1; next } c && /^ => / { n++ } { c = 0 } END { print n + 0 }' $W/top.txt)
@@ -235,7 +235,7 @@ if command -v trace-cmd >/dev/null; then
 		'[ "$n" -gt 0 ] && ! grep -q "FAILED TO PARSE" $W/report.txt'
 	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/report.txt >$W/report.resolved 2>$W/report.err
 	rc=$?
-	cat $W/report.err
+	detail 40 < $W/report.err
 	check "resolve takes trace-cmd report output" \
 		'[ $rc = 0 ] && grep -q "resolved $n of $n cookies" $W/report.err && grep -A1 "kernel_stack_id: *<stack trace>" $W/report.resolved | grep -q "^ => "'
 fi

@@ -18,16 +18,6 @@ guest_program() {
 	done
 }
 
-# build_tool SRC: tools/tracing/stackmap of SRC, built as upstream builds it,
-# into $BDIR/tool; warnings are errors. Sets TOOL to the binary, or to ""
-# for a series without the tool. Not in $(...): die must stop the harness.
-build_tool() {
-	local src=$1 out=$BDIR/tool
-	TOOL=
-	[ -f "$src/tools/tracing/stackmap/Makefile" ] || return 0
-	mkdir -p "$out"
-	make -s -C "$src/tools/tracing/stackmap" O="$out" CFLAGS="-O2 -g -Werror" >"$out/build.log" 2>&1 ||
-		{ cat "$out/build.log" >&2; die "tools/tracing/stackmap does not build without warnings"; }
 	TOOL=$out/stackmap
 }
 
@@ -82,10 +72,10 @@ boot() {
 	local t0=$SECONDS rc=0 mon=() npid=
 	# The stress runs get NMIs from the host, through the QEMU monitor,
 	# while the guest asks for them (lib/nmi.py).
-	case "$mode" in debug | stress)
+	if boot_nmi "$mode"; then
 		rm -f "$RUN/$mode.mon"
-		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off") ;;
-	esac
+		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off")
+	fi
 	timeout --foreground -k 10 "$QEMU_TIMEOUT" \
 		"${QEMU[@]}" "${QEMU_MORE[@]}" "${mon[@]}" -kernel "$obj/arch/x86/boot/bzImage" \
 		-initrd "$RUN/initramfs.cpio.gz" \

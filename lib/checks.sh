@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Reading what a boot left: the console, KUnit, ftracetest (the stackmap
 # cases and the regression subset against the base's own baseline), the
-# "PREFIX: PASS|FAIL" lines of the guest scripts. Which boot runs what is
+# KTAP results of the guest parts (lib/ktap.py). Which boot runs what is
 # lib/plan.sh's.
 
 PASSED=0 FAILED=0 SKIPPED=0
@@ -32,7 +32,7 @@ check_kunit() {
 	fi
 	(cd "$src" && PYTHONDONTWRITEBYTECODE=1 python3 tools/testing/kunit/kunit.py parse "$ktap") \
 		>"$parse" 2>&1 || rc=$?
-	summary=$(grep -a 'Testing complete' "$parse" | tail -1 | sed 's/.*Testing complete. //; s/\x1b\[[0-9;]*m//g')
+	summary=$(grep -a 'Testing complete' "$parse" | tail -1 | sed 's/.*Testing complete. //; s/\x1b\[[0-9;]*m//g' || true)
 	kcount() { local v; v=$(sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"); echo "${v:-0}"; }
 	n=$(kcount passed); PASSED=$((PASSED + ${n:-0}))
 	n=$(kcount skipped); SKIPPED=$((SKIPPED + ${n:-0}))
@@ -59,6 +59,18 @@ ft_results() {
 		$2 == "ERROR" { print "UNDEFINED\t" $3 }'
 }
 
+# ft_finished OUT: ftracetest reached its totals with as many results as
+# its plan; says what it ran otherwise.
+ft_finished() {
+	local rows n plan
+	rows=$(ktap "$1" ftracetest)
+	n=$(awk -F'\t' '$2 != "END" && $2 != "#"' <<<"$rows" | wc -l)
+	plan=$(awk -F'\t' '$2 == "END" { print $3 }' <<<"$rows")
+	[ -n "$plan" ] && [ "$plan" = "$n" ] && return 0
+	echo "ftracetest did not finish: $n results, plan ${plan:-missing}"
+	return 1
+}
+
 # Some descriptions are not unique: number the repeats (" #2") in run
 # order, which is the same on every run.
 ft_number() { awk -F'\t' '{ n = ++seen[$2]; print $1 "\t" $2 (n > 1 ? " #" n : "") }'; }
@@ -73,6 +85,7 @@ check_ftracetest() {
 	local out=$1 res name was n=0
 	[ -f "$BASELINE" ] || die "${BASELINE#"$TOP"/} is missing (./harness baseline)"
 	local cases smcases basecases names missing
+	ft_finished "$out" >/dev/null || fail "ftracetest: $(ft_finished "$out")"
 	cases=$(ft_results "$out" | ft_number)
 	basecases=$(grep -v '^#' "$BASELINE" | ft_number)
 	smcases=$(stackmap_cases "$out")
@@ -122,7 +135,7 @@ check_tool() {
 # check_finished MODE: the guest of that boot reached its end marker (it
 # did not panic, hang or die); what it ran is checked apart.
 check_finished() {
-	if tr -d '\r' <"$RUN/$1.out" 2>/dev/null | grep -aq '^=== HARNESS EXIT'; then
+	if grep -a '^=== HARNESS EXIT' "$RUN/$1.out" >/dev/null 2>&1; then
 		pass
 	else
 		fail "$1 boot: the guest did not finish"
@@ -203,6 +216,7 @@ guest_checks() {
 # case listed must have run and passed.
 check_stackmap_only() {
 	local out=$1 res name n=0 cases smcases
+	ft_finished "$out" >/dev/null || fail "ftracetest (debug): $(ft_finished "$out")"
 	cases=$(ft_results "$out")
 	smcases=$(stackmap_cases "$out")
 	[ -n "$smcases" ] || { fail "ftracetest (debug): no stackmap cases listed"; return; }

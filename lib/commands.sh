@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The commands of ./harness, one function each. Every command works on one
-# base (BASE, default the mainline one) except "test", which runs them all.
+# base (BASE, default the mainline one) but "test", "full" and "clean",
+# which take every base. cmd_bench is in lib/bench.sh.
 
 cmd_deps() { deps; }
 cmd_export() { export_series; }
@@ -18,7 +19,7 @@ cmd_build() {
 
 # cmd_test, cmd_full: the tiers of lib/plan.sh on every base (ONLY_BASE=B:
 # that one), each with its count, then the closing line CI reads.
-cmd_test() { TIER=${TIER:-test} run_tier; }
+cmd_test() { TIER=test run_tier; }
 cmd_full() { TIER=full run_tier; }
 
 run_tier() {
@@ -74,7 +75,8 @@ cmd_baseline() {
 	fi
 	build_kernel "$wt" "$obj"
 	boot test "$obj" "$wt" kunit.enable=0 "harness.ftt=${REGRESSION_SUBSET// /,}" || true
-	grep -aq '^=== HARNESS EXIT' "$RUN/test.out" || die "the base kernel did not finish its test run"
+	grep -a '^=== HARNESS EXIT' "$RUN/test.out" >/dev/null || die "the base kernel did not finish its test run"
+	ft_finished "$RUN/test.out" >&2 || die "no baseline written"
 	{
 		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
 		[ -n "$fixes" ] && git -C "$wt" log --format='# with the fix of patches/'"$BASE"'-fixes: %s' "base..HEAD"

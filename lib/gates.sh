@@ -156,6 +156,9 @@ gate_bisect() {
 	for c in $(git -C "$KT" rev-list --reverse base..HEAD); do
 		n=$((n + 1))
 		git -C "$wt" checkout -q --detach "$c"
+		# A patch that changes a Kconfig file: its config made anew.
+		! git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" | grep '/Kconfig' >/dev/null ||
+			rm -f "$obj/.frag-sum"
 		# Directories of the C files and local headers it touches; with
 		# none (documentation, selftests, tools), its config only.
 		dirs=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' '*.h' \
@@ -249,7 +252,7 @@ gate_shape() {
 		fail "shape: the feature series has $n patches (at most 12)"
 	elif [ $((churn * 50)) -ge "$sum" ]; then
 		fail "shape: $churn of the $sum added lines are rewritten inside the series (2% or more)"
-	elif git -C "$KT" diff "$from" "$to" | grep -qE '^\+.*(FTRACE_STACKMAP_BENCHMARK|FAIL_FTRACE_STACKMAP|ftrace_stackmap_live)'; then
+	elif git -C "$KT" diff "$from" "$to" | grep -E '^\+.*(FTRACE_STACKMAP_BENCHMARK|FAIL_FTRACE_STACKMAP|ftrace_stackmap_live)' >/dev/null; then
 		fail "shape: the series carries harness-only code (benchmark, load or fault attribute)"
 	else
 		pass

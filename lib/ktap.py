@@ -3,13 +3,17 @@
 
 Every guest part (guest/lib.sh, and ftracetest -K) writes a line
 "=== PART NAME" and then a KTAP (or TAP 13) document: "ok N what" and
-"not ok N what" results, with an optional directive (# SKIP, # XFAIL,
-# UNRESOLVED, # error), "# text" diagnostics, and a plan "1..N" at the
-start or the end. Printed, tab-separated, for the host's checks:
+"not ok N what" results at the start of a line, with an optional
+directive after the last " # " (SKIP, XFAIL, UNRESOLVED, error), "# text"
+diagnostics, a plan "1..N" at the start or the end, and "# Totals: ..." last.
+Printed, tab-separated, for the host's checks:
 
   PART  RESULT  what    RESULT: PASS FAIL SKIP XFAIL UNRESOLVED ERROR
   PART  #       text    a diagnostic line
-  PART  END     N       the plan: the part finished; N results expected
+  PART  END     N       the part finished (its totals line, or a plan after
+                        its results); N: its plan, "?" without one
+
+A part whose header comes twice gets an ERROR result.
 
 With PART, only that part's lines. A result line of a document without a
 part header belongs to part "?". Run with --self-test to check the parser.
@@ -17,18 +21,23 @@ part header belongs to part "?". Run with --self-test to check the parser.
 import re
 import sys
 
-RESULT = re.compile(r"^\s*(not ok|ok)\s+(\d+)\s*(.*?)\s*$")
-DIRECTIVE = re.compile(r"\s+#\s*(SKIP|XFAIL|UNRESOLVED|error)\b.*$", re.I)
+RESULT = re.compile(r"^(not ok|ok) +(\d+)\s*(.*?)\s*$")
+DIRECTIVE = re.compile(r"\s+#\s*(SKIP|XFAIL|UNRESOLVED|error)\b[^#]*$", re.I)
 PLAN = re.compile(r"^\s*1\.\.(\d+)\s*$")
 CSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def parse(lines):
-    part, rows = "?", []
+    part, rows, seen = "?", [], set()
+    plan, nres, ended = None, 0, False
     for raw in lines:
         line = CSI.sub("", raw.rstrip("\r\n"))
         if line.startswith("=== PART "):
             part = line[len("=== PART "):].strip()
+            plan, nres, ended = None, 0, False
+            if part in seen:
+                rows.append((part, "ERROR", "the part %s started twice" % part))
+            seen.add(part)
             continue
         m = RESULT.match(line)
         if m:
@@ -45,18 +54,27 @@ def parse(lines):
             else:
                 res = "PASS" if ok else "FAIL"
             rows.append((part, res, what))
+            nres += 1
             continue
         m = PLAN.match(line)
         if m:
-            rows.append((part, "END", m.group(1)))
+            plan = m.group(1)
+            if nres and not ended:
+                rows.append((part, "END", plan))
+                ended = True
             continue
-        if line.startswith("# ") and not line.startswith("# Totals:"):
+        if line.startswith("# Totals:"):
+            if not ended:
+                rows.append((part, "END", plan or "?"))
+                ended = True
+        elif line.startswith("# "):
             rows.append((part, "#", line[2:]))
     return rows
 
 
 def self_test():
     doc = """noise
+ok 9 not a part's
 === PART a
 KTAP version 1
 ok 1 first # SKIP not here
@@ -65,17 +83,26 @@ not ok 2 second
 ok 3 third  with   spaces
 not ok 4 fourth # UNRESOLVED
 ok 5 fifth # XFAIL
-1..5
+  ok 6 indented, not a result
+ok 6 a # in the name # SKIP
+1..6
 # Totals: pass:1 fail:1
 === PART b
 TAP version 13
 1..2
 \x1b[32mok 1 colour\x1b[0m
+=== PART c
+1..3
+ok 1 stopped half way
+=== PART b
+# Totals: pass:0
 """.splitlines()
-    want = [("a", "SKIP", "first"), ("a", "FAIL", "second"), ("a", "#", "why it failed"),
+    want = [("?", "PASS", "not a part's"),
+            ("a", "SKIP", "first"), ("a", "FAIL", "second"), ("a", "#", "why it failed"),
             ("a", "PASS", "third with spaces"), ("a", "UNRESOLVED", "fourth"),
-            ("a", "XFAIL", "fifth"), ("a", "END", "5"), ("b", "END", "2"),
-            ("b", "PASS", "colour")]
+            ("a", "XFAIL", "fifth"), ("a", "SKIP", "a # in the name"), ("a", "END", "6"),
+            ("b", "PASS", "colour"), ("c", "PASS", "stopped half way"),
+            ("b", "ERROR", "the part b started twice"), ("b", "END", "?")]
     got = parse(doc)
     if got != want:
         print("ktap.py self-test: FAIL\n got  %r\n want %r" % (got, want))

@@ -40,6 +40,9 @@ boot_show() {
 	esac
 }
 
+# The boots whose guest asks the host for NMIs (lib/nmi.py).
+boot_nmi() { case "$1" in debug | stress) return 0 ;; *) return 1 ;; esac; }
+
 # plan_test: the "test" tier on the current base.
 plan_test() {
 	local ftt=${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}
@@ -75,12 +78,20 @@ plan_bootcheck() {
 
 # plan_full: the "full" tier on the current base.
 plan_full() {
-	local f0=$FAILED t0=$SECONDS
+	local f0=$FAILED t0=$SECONDS digest
+	# The folders as the run starts, and only if the workspace holds them.
+	digest=$(series_digest)
 	plan_test
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
-	if [ "$FAILED" -eq "$f0" ] && [ -z "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}" ]; then
-		write_full_record "$((SECONDS - t0))"
+	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}" ]; then
+		say "a narrowed full run: nothing recorded"
+	elif [ "$FAILED" -ne "$f0" ]; then
+		say "$BASE failed: nothing recorded"
+	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
+		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
+	else
+		write_full_record "$digest" "$((SECONDS - t0))"
 	fi
 }
 
@@ -107,8 +118,13 @@ plan_debug() {
 # series_digest: the sha256 of the base's series folders (every file of
 # patches/BASE-fixes/*, patches/BASE and its follow-ups, cover letters too).
 series_digest() {
-	(cd "$PATCHROOT" && find "$BASE" "$BASE"-* -type f 2>/dev/null | LC_ALL=C sort |
-		xargs -d '\n' sha256sum) | sha256sum | cut -c1-64
+	local d
+	(
+		cd "$PATCHROOT"
+		for d in "$BASE" "$BASE"-*; do
+			[ ! -d "$d" ] || find "$d" -type f
+		done | LC_ALL=C sort | xargs -r -d '\n' sha256sum
+	) | sha256sum | cut -c1-64
 }
 
 # tests/full-run.txt: "BASE<TAB>digest<TAB>date<TAB>result", one line a base,
@@ -125,16 +141,17 @@ check_full_record() {
 	fi
 }
 
+# write_full_record DIGEST SECONDS
 write_full_record() {
 	local line tmp
-	line=$(printf '%s\t%s\t%s\t%s' "$BASE" "$(series_digest)" "$(date -u +%Y-%m-%dT%H:%MZ)" \
-		"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $1 s")
+	line=$(printf '%s\t%s\t%s\t%s' "$BASE" "$1" "$(date -u +%Y-%m-%dT%H:%MZ)" \
+		"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $2 s")
 	tmp=$(mktemp)
 	{
 		echo "# Written by ./harness full when a base passes; ./harness test fails unless"
 		echo "# the base's series folders (sha256 of patches/BASE*) are the ones named here."
 		echo "# BASE<TAB>sha256<TAB>date<TAB>result"
-		grep -v '^#' "$FULL_RECORD" 2>/dev/null | awk -F'\t' -v b="$BASE" '$1 != b'
+		[ ! -f "$FULL_RECORD" ] || awk -F'\t' -v b="$BASE" '!/^#/ && $1 != b' "$FULL_RECORD"
 		echo "$line"
 	} >"$tmp"
 	mv "$tmp" "$FULL_RECORD"

@@ -3,6 +3,9 @@
 # source as one commit tagged "base" and the series on branch "stackmap".
 # The series is edited there and exported back to patches/BASE/.
 
+# Whether build/BASE/linux holds exactly the series folders (workspace).
+WORKSPACE_MATCHES=0
+
 # The series folders of a base, in the order they apply: each fix of
 # another subsystem is a submission of its own under patches/BASE-fixes/
 # (one folder each, applied in name order), then the feature series
@@ -87,6 +90,7 @@ workspace() {
 	)
 	say "base: Linux $(base_version "$KT") from $SRC_DESC"
 	apply_series "$KT"
+	WORKSPACE_MATCHES=1
 }
 
 # apply_series TREE: git am every series folder onto TREE, in order, and
@@ -149,7 +153,10 @@ check_workspace_matches() {
 	# Nothing of the series in the workspace (a failed git am, say):
 	# building it would test the base instead.
 	[ -n "$a" ] || [ -z "$b" ] || die "${KT#"$TOP"/} holds none of patches/$BASE; run ./harness reapply"
-	[ "$a" = "$b" ] || echo "harness: NOTE: ${KT#"$TOP"/} (base..HEAD) differs from patches/$BASE;" \
+	WORKSPACE_MATCHES=1
+	[ "$a" = "$b" ] && return 0
+	WORKSPACE_MATCHES=0
+	echo "harness: NOTE: ${KT#"$TOP"/} (base..HEAD) differs from patches/$BASE;" \
 		"building it as it is (./harness export or ./harness reapply)" >&2
 }
 
