@@ -18,9 +18,6 @@ guest_program() {
 	done
 }
 
-	TOOL=$out/stackmap
-}
-
 # initramfs SRC OUT [OBJ]: busybox, the guest scripts and SRC's ftracetest,
 # the stackmap tool of SRC, trace-cmd, and the harness's modules built for
 # the kernel in OBJ (build_modules) in /lib/modules/.

@@ -95,6 +95,8 @@ build_tool() {
 	mkdir -p "$out"
 	make -s -C "$src/tools/tracing/stackmap" O="$out" CFLAGS="-O2 -g -Werror" >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "tools/tracing/stackmap does not build without warnings"; }
+	TOOL=$out/stackmap
+}
 
 # check_config CONFIG FRAGMENT...: every setting of the fragments survived;
 # a later fragment overrides an earlier one, as merge_config.sh does.
