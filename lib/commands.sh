@@ -24,6 +24,7 @@ cmd_full() { TIER=full run_tier; }
 
 run_tier() {
 	local t0=$SECONDS b bases=("${BASES[@]}") p0 f0
+	check_gates_arg
 	[ -n "${ONLY_BASE:-}" ] && bases=("$ONLY_BASE")
 	# The host's KTAP parser, on a document with every kind of line.
 	if python3 "$TOP/lib/ktap.py" --self-test; then pass; else fail "lib/ktap.py --self-test"; fi
@@ -50,6 +51,7 @@ cmd_kunit() {
 }
 
 cmd_gates() {
+	check_gates_arg
 	cmd_build
 	run_gates $BASE_TEST_GATES $BASE_FULL_GATES
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

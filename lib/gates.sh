@@ -261,6 +261,14 @@ gate_shape() {
 
 ALL_GATES="clauses checkpatch kerneldoc w1 sparse docs series shape bisect i386"
 
+# check_gates_arg: GATES= names only gates there are (before any build).
+check_gates_arg() {
+	local g
+	for g in ${GATES//,/ }; do
+		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' in GATES (expected some of: $ALL_GATES)"
+	done
+}
+
 # run_gates GATE...: those gates (GATES=a,b of the caller overrides them).
 run_gates() {
 	has_stackmap "$KT" || return 0

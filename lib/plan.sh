@@ -53,6 +53,9 @@ plan_test() {
 	check_console "$RUN/test.console"
 	check_kunit "$RUN/test.console" "$KT"
 	check_ftracetest "$RUN/test.out"
+	if has_stackmap "$KT" && [ -z "$(stackmap_cases "$RUN/test.out")" ]; then
+		fail "ftracetest: the tree has the stack map but test.d/stackmap listed no case"
+	fi
 	check_tool "$RUN/test.out"
 	plan_bootcheck
 	[ -n "${FTRACETEST:-}${NO_GATES:-}" ] || run_gates ${GATES:-$BASE_TEST_GATES}
