@@ -264,7 +264,8 @@ ALL_GATES="clauses checkpatch kerneldoc w1 sparse docs series shape bisect i386"
 # check_gates_arg: GATES= names only gates there are (before any build).
 check_gates_arg() {
 	local g
-	for g in ${GATES//,/ }; do
+	local gates=${GATES:-}
+	for g in ${gates//,/ }; do
 		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' in GATES (expected some of: $ALL_GATES)"
 	done
 }
