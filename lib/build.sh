@@ -85,19 +85,6 @@ build_modules() {
 	say "built the harness modules: $(cd "$obj/harness-modules" && echo */*.ko)"
 }
 
-# build_tool SRC: tools/tracing/stackmap of SRC, built as upstream builds it,
-# into $BDIR/tool; warnings are errors. Sets TOOL to the binary, or to ""
-# for a series without the tool. Not in $(...): die must stop the harness.
-build_tool() {
-	local src=$1 out=$BDIR/tool
-	TOOL=
-	[ -f "$src/tools/tracing/stackmap/Makefile" ] || return 0
-	mkdir -p "$out"
-	make -s -C "$src/tools/tracing/stackmap" O="$out" CFLAGS="-O2 -g -Werror" >"$out/build.log" 2>&1 ||
-		{ cat "$out/build.log" >&2; die "tools/tracing/stackmap does not build without warnings"; }
-	TOOL=$out/stackmap
-}
-
 # check_config CONFIG FRAGMENT...: every setting of the fragments survived;
 # a later fragment overrides an earlier one, as merge_config.sh does.
 check_config() {

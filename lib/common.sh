@@ -52,6 +52,7 @@ DEPS=(
 	"qemu-system-x86:command -v qemu-system-x86_64"
 	"qemu-system-data:test -f /usr/share/qemu/qboot.rom"
 	"ccache:command -v ccache"
+	"clang:command -v clang" "lld:command -v ld.lld" "llvm:command -v llvm-ar"
 	"trace-cmd:command -v trace-cmd"
 	"sparse:command -v sparse"
 	"python3-sphinx:test -x /usr/bin/sphinx-build"

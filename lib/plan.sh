@@ -10,13 +10,16 @@
 #              case and the regression subset below, compared case by case
 #              with tests/ftracetest-baseline-BASE.txt; the stackmap tool's
 #              tests (guest/tool.sh)
+#   tool       lib/tool.sh: the clang build, the tool's own tests run by
+#              its ASAN/UBSAN build
 #   bootcheck  a boot with the option, the map and its capacity on the
 #              kernel command line: the boot trace starts with cookies and
 #              the sysrq-z dump prints the frames stack_map holds
 #   gates      BASE_TEST_GATES of bases/BASE.sh
 #   record     tests/full-run.txt names these series folders as passed by
 #              "full"
-# full, per base: all of test, then
+# full, per base: all of test, with the tool's fuzz run (lib/toolfuzz.py,
+#              30 minutes) in the background, then
 #   debug boot the debug kernel (lockdep, KASAN, UBSAN, fault injection):
 #              the map's KUnit suite, allocation failures, the tracefs write
 #              fuzzer, the stackmap cases and a stress run
@@ -57,6 +60,7 @@ plan_test() {
 		fail "ftracetest: the tree has the stack map but test.d/stackmap listed no case"
 	fi
 	check_tool "$RUN/test.out"
+	plan_tool
 	plan_bootcheck
 	[ -n "${FTRACETEST:-}${NO_GATES:-}" ] || run_gates ${GATES:-$BASE_TEST_GATES}
 }
@@ -84,10 +88,14 @@ plan_full() {
 	local f0=$FAILED t0=$SECONDS digest
 	# The folders as the run starts, and only if the workspace holds them.
 	digest=$(series_digest)
+	deps
+	workspace
+	toolfuzz_start
 	plan_test
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
-	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}" ]; then
+	toolfuzz_wait
+	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}${TOOLFUZZ_SECS:-}" ]; then
 		say "a narrowed full run: nothing recorded"
 	elif [ "$FAILED" -ne "$f0" ]; then
 		say "$BASE failed: nothing recorded"
