@@ -186,7 +186,7 @@ head -c 20 $W/d1.bin >$W/short.bin
 head -n 5 $W/d4.txt >$W/cut.txt
 printf 'stack_id 0 gen 1 ref 1 depth 1\nnot a frame\n' >$W/garbage.txt
 printf 'hello\n' >$W/hello.txt
-sed '2s/=> .*/=> not_this_function+0x0\/0x1/' $W/d4.txt >$W/forged.txt
+awk '!done && /^ => / { sub(/=> .*/, "=> not_this_function+0x0/0x1"); done = 1 } 1' $W/d4.txt >$W/forged.txt
 expect_error "a raw dump cut in the middle" 2 "truncated" stackmap resolve -k $W/kallsyms -d $W/half.bin $W/top.txt
 expect_error "a raw dump without its end record" 2 "no end record" stackmap resolve -k $W/kallsyms -d $W/noend.bin $W/top.txt
 expect_error "a raw dump shorter than its header" 2 "shorter than the header" stackmap resolve -d $W/short.bin $W/top.txt
@@ -201,7 +201,7 @@ printf 'garbage\n' >$W/ks.bad
 expect_error "a kallsyms file that is not one" 2 "not a kallsyms line" stackmap resolve -k $W/ks.bad $dumps $W/top.txt
 expect_error "an unknown command" 2 "unknown command" stackmap frobnicate
 expect_error "a bad -b" 2 "-b takes " stackmap folded -b nope $W/top.txt
-expect_error "save with a dump argument" 2 "no -d or input" stackmap save -d $W/d1.bin
+expect_error "save with a dump argument" 2 "-d does not apply to save" stackmap save -d $W/d1.bin
 
 cp $W/d1.bin $W/otherboot.bin
 printf '\001' | dd of=$W/otherboot.bin bs=1 seek=40 conv=notrunc 2>/dev/null
