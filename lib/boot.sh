@@ -48,6 +48,8 @@ initramfs() {
 		mkdir -p "$r/lib/modules"
 		cp "$obj"/harness-modules/*/*.ko "$r/lib/modules/"
 	fi
+	# What one command adds to its guest (GUEST_EXTRA, a function of ROOT).
+	[ -z "${GUEST_EXTRA:-}" ] || "$GUEST_EXTRA" "$r"
 	install -m 755 "$TOP/guest/init" "$r/init"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
 	rm -rf "$r"

@@ -8,7 +8,7 @@ has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 # OBJ, or (with DIRs) only the objects of those directories. ARCH=i386
 # builds the 32-bit configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
 # adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
-# (the sanitizer kernels, see debug_obj).
+# (the sanitizer kernels, see debug_obj); VARIANT may name several, in order.
 configure_kernel() {
 	local src=$1 obj=$2 arch=${ARCH:-$BASE_ARCH} c
 	mkdir -p "$obj"
@@ -32,10 +32,11 @@ configure_kernel() {
 				frags+=("$TOP/config/stackmap-kunit.config")
 		fi
 	fi
-	[ -z "${VARIANT:-}" ] || frags+=("$TOP/config/$VARIANT.config")
 	# What a base needs on top of a variant (config/VARIANT-BASE.config).
-	[ -z "${VARIANT:-}" ] || [ ! -f "$TOP/config/$VARIANT-$BASE.config" ] ||
-		frags+=("$TOP/config/$VARIANT-$BASE.config")
+	for c in ${VARIANT:-}; do
+		frags+=("$TOP/config/$c.config")
+		[ ! -f "$TOP/config/$c-$BASE.config" ] || frags+=("$TOP/config/$c-$BASE.config")
+	done
 	local cfg_sum
 	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
 	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.frag-sum" 2>/dev/null)" != "$cfg_sum" ]; then

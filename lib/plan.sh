@@ -39,6 +39,7 @@ boot_show() {
 	demo) echo '^([^<]|$)' ;; # not the flame graph's SVG
 	test | debug | stress | bootcheck) echo '^(not ok|ok [0-9]+|=== |# figure: )' ;;
 	bench) echo '^(bench|RAW|RAWT|FORMAT|DISK) ' ;;
+	peers) echo '^(peers|PEER|MAPSTAT|DEPOTSTAT|BPF|WL) ' ;;
 	*) echo . ;;
 	esac
 }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The workloads of guest/peers.sh, timed: sourced by it, and run on their
+# own under perf record ("sh peers-loop.sh CPU WORKLOAD"). The time the
+# operations took, in the trace clock's ns, goes to /tmp/ns.
+now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' /sys/kernel/tracing/per_cpu/cpu$CPU/stats; }
+event() { case $1 in sched_switch) echo sched:sched_switch ;; kmalloc) echo kmem:kmalloc ;; esac; }
+ops() { case $1 in sched_switch) echo 400 ;; kmalloc) echo 20 ;; esac; }
+op() {
+	case $1 in
+	sched_switch) sleep 0 ;;
+	kmalloc) ls -R /ftrace/test.d > /dev/null ;;
+	esac
+}
+loop() {
+	t0=$(now) i=0 n=$(ops $1)
+	while [ $i -lt $n ]; do op $1; i=$((i + 1)); done
+	t1=$(now)
+	echo $((t1 - t0)) > /tmp/ns
+}
+if [ $# -eq 2 ]; then
+	CPU=$1
+	loop $2
+fi
