@@ -38,7 +38,8 @@ depotstat() { sed -n "s/^$1: //p" /sys/kernel/debug/stackdepot/stats; }
 
 # bench FILL MODE STORE FRAMES STACKS FRESH FIRST ITERS [PASSES]
 bench() {
-	echo "$2" > $P/mode && echo "$3" > $P/store && echo "$4" > $P/frames &&
+	# printf: a charp parameter keeps a newline echo would add.
+	printf %s "$2" > $P/mode && printf %s "$3" > $P/store && echo "$4" > $P/frames &&
 		echo "$5" > $P/stacks && echo "$6" > $P/fresh && echo "$7" > $P/first &&
 		echo "$8" > $P/iters && echo "${9:-15}" > $P/passes ||
 		die "cannot set the parameters of stackmap_bench"

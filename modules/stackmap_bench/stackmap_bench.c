@@ -255,16 +255,16 @@ static int bench_run(void)
 		       BENCH_MAX_FRAMES, BENCH_MAX_PASSES);
 		return -EINVAL;
 	}
-	if (!strcmp(store, "trace")) {
+	if (sysfs_streq(store, "trace")) {
 		bench_store = BENCH_TRACE;
-	} else if (!strcmp(store, "event")) {
+	} else if (sysfs_streq(store, "event")) {
 		bench_store = BENCH_EVENT;
-	} else if (!strcmp(store, "depot") || !strcmp(store, "depot_get")) {
+	} else if (sysfs_streq(store, "depot") || sysfs_streq(store, "depot_get")) {
 		if (!IS_ENABLED(CONFIG_STACKDEPOT)) {
 			pr_err("stackmap_bench: store=%s needs CONFIG_STACKDEPOT\n", store);
 			return -EOPNOTSUPP;
 		}
-		bench_store = strcmp(store, "depot") ? BENCH_DEPOT_GET : BENCH_DEPOT;
+		bench_store = sysfs_streq(store, "depot") ? BENCH_DEPOT : BENCH_DEPOT_GET;
 		ret = stack_depot_init();
 		if (ret)
 			return ret;
