@@ -104,9 +104,9 @@ def main():
     out.append("Stack depot refused %d stacks (no handle) in these runs." % refused)
     for b in bpf:
         if b["prog"] == "stackid":
-            out.append("The BPF stack map at %d%% fill: %d calls, %d failed (-EEXIST: another stack "
-                       "holds the bucket, the map does not chain), %d stacks stored in %d entries."
-                       % (b["fill"], b["calls"], b["errors"], b["stored"], mapstat[fills[0]]["capacity"]))
+            out.append("The BPF stack map at %d%% fill: %d calls of bpf_get_stackid() failed (-EEXIST: "
+                       "another stack holds the bucket, the map does not chain); %d stacks stored in %d "
+                       "entries." % (b["fill"], b["errors"], b["stored"], mapstat[fills[0]]["capacity"]))
 
     # Bytes per stored stack, for a store full of stacks of that depth.
     ms = mapstat[fills[-1]]

@@ -2,7 +2,8 @@
 /*
  * stackid: loads one program of stackid.bpf.o, attaches it to a tracepoint
  * and keeps it there until SIGTERM or SIGINT; then prints what its maps
- * hold, from the kernel's own accounting (memlock in the maps' fdinfo):
+ * hold, from the kernel's own accounting (memlock in the maps' fdinfo);
+ * calls are counted by the count program only:
  *
  *   BPF PROG CATEGORY:EVENT calls N errors N stored N stack_map_bytes N
  *       count_map_bytes N
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	struct bpf_program *prog, *p;
-	struct bpf_map *stacks, *counts, *bss = NULL, *m;
+	struct bpf_map *stacks, *counts, *stats;
 	struct bpf_link *link;
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned long entries;
@@ -104,15 +105,14 @@ int main(int argc, char **argv)
 		bpf_program__set_autoload(p, p == prog);
 	stacks = bpf_object__find_map_by_name(obj, "stacks");
 	counts = bpf_object__find_map_by_name(obj, "counts");
-	bpf_object__for_each_map(m, obj)
-		if (bpf_map__is_internal(m) && strstr(bpf_map__name(m), ".bss"))
-			bss = m;
-	if (!stacks || !counts || !bss) {
-		fprintf(stderr, "stackid: %s lacks the stacks, counts or .bss map\n", argv[1]);
+	stats = bpf_object__find_map_by_name(obj, "stats");
+	if (!stacks || !counts || !stats) {
+		fprintf(stderr, "stackid: %s lacks the stacks, counts or stats map\n", argv[1]);
 		return 1;
 	}
 	if (bpf_map__set_max_entries(stacks, entries) || bpf_map__set_max_entries(counts, entries) ||
-	    bpf_map__set_initial_value(bss, data, sizeof(data)) || bpf_object__load(obj)) {
+	    bpf_object__load(obj) ||
+	    bpf_map__update_elem(stats, &zero, sizeof(zero), data, sizeof(data), 0)) {
 		fprintf(stderr, "stackid: cannot load %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	while (!stop)
 		sleep(1);
 	bpf_link__destroy(link);
-	if (bpf_map__lookup_elem(bss, &zero, sizeof(zero), data, sizeof(data), 0))
+	if (bpf_map__lookup_elem(stats, &zero, sizeof(zero), data, sizeof(data), 0))
 		fprintf(stderr, "stackid: cannot read the counters: %s\n", strerror(errno));
 	printf("BPF %s %s calls %llu errors %llu stored %lld stack_map_bytes %lld count_map_bytes %lld\n",
 	       argv[2], argv[3], (unsigned long long)data[0], (unsigned long long)data[1],

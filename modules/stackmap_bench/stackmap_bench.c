@@ -49,6 +49,16 @@
 #include "stackmap_bench_trace.h"
 
 #define BENCH_MAX_FRAMES	64
+/*
+ * Stack depot keeps at most this many frames of a stack, but hashes all it
+ * is given: a longer stack never matches its own truncated record and is
+ * stored again on every save. Its users save at most this many.
+ */
+#ifdef CONFIG_STACKDEPOT_MAX_FRAMES
+#define BENCH_DEPOT_FRAMES	CONFIG_STACKDEPOT_MAX_FRAMES
+#else
+#define BENCH_DEPOT_FRAMES	BENCH_MAX_FRAMES
+#endif
 #define BENCH_MAX_PASSES	64
 
 static unsigned int frames = 16;
@@ -101,7 +111,8 @@ static void bench_record(unsigned long chain)
 		/* Only a kernel with stack depot gets here (bench_run()). */
 		if (!IS_ENABLED(CONFIG_STACKDEPOT))
 			break;
-		n = stack_trace_save(bench_entries, ARRAY_SIZE(bench_entries), 0);
+		n = stack_trace_save(bench_entries,
+				     min(ARRAY_SIZE(bench_entries), BENCH_DEPOT_FRAMES), 0);
 		if (!stack_depot_save_flags(bench_entries, n, GFP_NOWAIT | __GFP_NOWARN, flags))
 			bench_refused++;
 		break;
