@@ -95,8 +95,9 @@ def main():
             row += [cost(fill, "depot_get", d, "hot")]
             row += [cost(fill, "bpf", d, k, "bpf_empty") for k in ("hot", "scattered", "miss")]
             out.append("| %d | %s |" % (d, " | ".join(fmt(v) for v in row)))
-    hooks = ["%d frames: event %s, empty BPF program %s" % (d, fmt(cost(0, "event", d, "hot")),
-                                                             fmt(cost(0, "bpf_empty", d, "hot")))
+    hooks = ["%d frames: event %s, empty BPF program %s, stack_trace_save() alone at the leaf %s"
+             % (d, fmt(cost(0, "event", d, "hot")), fmt(cost(0, "bpf_empty", d, "hot")),
+                fmt(cost(0, "unwind", d, "hot")))
              for d in depths]
     out.append("")
     out.append("The hooks alone, subtracted above: " + "; ".join(hooks) + ".")

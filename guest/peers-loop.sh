@@ -5,10 +5,11 @@
 # operations took, in the trace clock's ns, goes to /tmp/ns.
 now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' /sys/kernel/tracing/per_cpu/cpu$CPU/stats; }
 event() { case $1 in sched_switch) echo sched:sched_switch ;; kmalloc) echo kmem:kmalloc ;; esac; }
-ops() { case $1 in sched_switch) echo 400 ;; kmalloc) echo 20 ;; esac; }
+ops() { case $1 in sched_switch) echo 1 ;; kmalloc) echo 20 ;; esac; }
 op() {
 	case $1 in
-	sched_switch) sleep 0 ;;
+	# Two tasks on one CPU passing a byte: busy, never idle.
+	sched_switch) /bin/perf bench sched pipe -l 1000 > /dev/null ;;
 	kmalloc) ls -R /ftrace/test.d > /dev/null ;;
 	esac
 }

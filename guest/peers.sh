@@ -107,8 +107,10 @@ echo 1 > options/overwrite
 echo 1 > tracing_on
 echo "peers: $(uname -r), work on CPU $CPU, stack map capacity $CAP stacks"
 
-# What hooking the event costs without a stack: the baselines.
+# What hooking the event costs without a stack, and unwinding at the leaf
+# without storing: the baselines.
 for d in $DEPTHS; do
+	bench 0 unwind unwind $d 1 0 0 $ITERS
 	traced 1 0 0
 	bench 0 event event $d 1 0 0 $ITERS
 	traced 1 1 0
@@ -181,7 +183,7 @@ wl() { # WORKLOAD MODE ROUND
 		[ $2 != none ] || events=0 bytes=0 ;;
 	perf)
 		rm -f /tmp/perf.data
-		taskset 1 /bin/perf record -q -e $ev -g --kernel-callchains -C $CPU -m 1024 \
+		taskset 1 /bin/perf record -e $ev -g --kernel-callchains -C $CPU -m 1024 \
 			-o /tmp/perf.data -- taskset "$(printf %x $((1 << CPU)))" sh /guest/peers-loop.sh $CPU $1 \
 			> /tmp/perf.log 2>&1 || die "perf record failed: $(cat /tmp/perf.log)"
 		/bin/perf report -D -i /tmp/perf.data 2> /dev/null |

@@ -11,6 +11,7 @@
  *   event      the module's trace event stackmap_bench_leaf, for whatever
  *              hooks it: the event with options/stacktrace, a BPF program
  *              calling bpf_get_stackid(), or nothing (the event's own cost);
+ *   unwind     stack_trace_save() alone: what the others pay to unwind;
  *   depot      stack_trace_save() and stack_depot_save_flags(), as from a
  *              context that cannot sleep: a hit allocates nothing; the miss
  *              that fills the depot's current 16 KiB pool allocates the
@@ -78,7 +79,7 @@ module_param(mode, charp, 0644);
 MODULE_PARM_DESC(mode, "label of the output line (full, map, ...)");
 static char *store = "trace";
 module_param(store, charp, 0644);
-MODULE_PARM_DESC(store, "how a stack is recorded: trace, event, depot, depot_get");
+MODULE_PARM_DESC(store, "how a stack is recorded: trace, event, unwind, depot, depot_get");
 static bool fresh;
 module_param(fresh, bool, 0644);
 MODULE_PARM_DESC(fresh, "every stack a chain not recorded before (misses)");
@@ -86,7 +87,7 @@ static unsigned long first;
 module_param(first, ulong, 0644);
 MODULE_PARM_DESC(first, "number of the first chain with fresh=1");
 
-enum bench_store { BENCH_TRACE, BENCH_EVENT, BENCH_DEPOT, BENCH_DEPOT_GET };
+enum bench_store { BENCH_TRACE, BENCH_EVENT, BENCH_UNWIND, BENCH_DEPOT, BENCH_DEPOT_GET };
 static enum bench_store bench_store;
 static unsigned long bench_entries[BENCH_MAX_FRAMES + 8];
 /* Stack depot calls that returned no handle, in all passes. */
@@ -103,6 +104,9 @@ static void bench_record(unsigned long chain)
 		break;
 	case BENCH_EVENT:
 		trace_stackmap_bench_leaf(chain);
+		break;
+	case BENCH_UNWIND:
+		stack_trace_save(bench_entries, ARRAY_SIZE(bench_entries), 0);
 		break;
 	case BENCH_DEPOT_GET:
 		flags |= STACK_DEPOT_FLAG_GET;
@@ -270,6 +274,8 @@ static int bench_run(void)
 		bench_store = BENCH_TRACE;
 	} else if (sysfs_streq(store, "event")) {
 		bench_store = BENCH_EVENT;
+	} else if (sysfs_streq(store, "unwind")) {
+		bench_store = BENCH_UNWIND;
 	} else if (sysfs_streq(store, "depot") || sysfs_streq(store, "depot_get")) {
 		if (!IS_ENABLED(CONFIG_STACKDEPOT)) {
 			pr_err("stackmap_bench: store=%s needs CONFIG_STACKDEPOT\n", store);
@@ -280,7 +286,7 @@ static int bench_run(void)
 		if (ret)
 			return ret;
 	} else {
-		pr_err("stackmap_bench: store is trace, event, depot or depot_get, not %s\n",
+		pr_err("stackmap_bench: store is trace, event, unwind, depot or depot_get, not %s\n",
 		       store);
 		return -EINVAL;
 	}
