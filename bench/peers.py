@@ -95,12 +95,27 @@ def main():
             row += [cost(fill, "depot_get", d, "hot")]
             row += [cost(fill, "bpf", d, k, "bpf_empty") for k in ("hot", "scattered", "miss")]
             out.append("| %d | %s |" % (d, " | ".join(fmt(v) for v in row)))
+    out.append("")
+    out.append("What the store adds to the stack it is given, scattered hits at %d%% fill: the stack map "
+               "over writing the same stack in full (map less full), stack depot over stack_trace_save() "
+               "alone at the leaf (depot less unwind). Every total above is mostly unwinding: ftrace "
+               "unwinds from inside the event's commit, through the tracing frames it then skips; "
+               "bpf_get_stackid() through perf's callchain code; stack depot's caller from the leaf." % fills[0])
+    out.append("")
+    out.append("| frames | stack map over full | stack depot over unwinding |")
+    out.append("|---|---|---|")
+    for d in depths:
+        a, b = cost(fills[0], "map", d, "scattered"), cost(0, "full", d, "hot")
+        c, e = cost(fills[0], "depot", d, "scattered"), cost(0, "unwind", d, "hot")
+        out.append("| %d | %s | %s |" % (d, "-" if None in (a, b) else "%+d" % (a - b),
+                                         "-" if None in (c, e) else "%+d" % (c - e)))
     hooks = ["%d frames: event %s, empty BPF program %s, stack_trace_save() alone at the leaf %s"
              % (d, fmt(cost(0, "event", d, "hot")), fmt(cost(0, "bpf_empty", d, "hot")),
                 fmt(cost(0, "unwind", d, "hot")))
              for d in depths]
     out.append("")
-    out.append("The hooks alone, subtracted above: " + "; ".join(hooks) + ".")
+    out.append("The baselines (the hooks are subtracted in the first table, unwinding is not): "
+               + "; ".join(hooks) + ".")
     refused = sum(v[3] for k, v in peer.items() if k[1].startswith("depot"))
     out.append("Stack depot refused %d stacks (no handle) in these runs." % refused)
     for b in bpf:
@@ -160,12 +175,15 @@ def main():
     out.append("|---|---|---|---|---|---|---|---|")
     wlfig = {}
     for w in ("sched_switch", "kmalloc"):
-        if (w, "none") not in wl:
+        if any(r not in wl.get((w, "none"), {}) for r in (1, 2, 3)):
             continue
         none = statistics.median(wl[(w, "none")][r][2] for r in (1, 2, 3))
         fig = {}
         for m in ("full", "map", "perf", "bpf"):
-            rs = wl[(w, m)]
+            rs = wl.get((w, m), {})
+            if any(r not in rs for r in (1, 2, 3)):
+                fig[m] = (None, None)
+                continue
             ev = [rs[r][0] for r in (1, 2, 3)]
             if min(ev) == 0:
                 sys.exit("peers.py: %s %s recorded no events" % (w, m))
@@ -173,9 +191,9 @@ def main():
             ins = statistics.median((rs[r][2] - none) / rs[r][0] for r in (1, 2, 3))
             fig[m] = (by, ins)
         wlfig[w] = fig
-        out.append("| %s | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f |"
-                   % (w, fig["full"][0], fig["map"][0], fig["perf"][0], fig["full"][1], fig["map"][1],
-                      fig["perf"][1], fig["bpf"][1]))
+        cells = [fig[m][0] for m in ("full", "map", "perf")] + [fig[m][1] for m in ("full", "map", "perf", "bpf")]
+        out.append("| %s | %s |" % (w, " | ".join("-" if v is None else "%.1f" % v if i < 3 else "%.0f" % v
+                                                 for i, v in enumerate(cells))))
 
     # One line per peer, for scripts: 16 frames, 25% fill, scattered hits.
     d = 16 if 16 in depths else depths[0]
@@ -190,7 +208,7 @@ def main():
                    "stackmap %.0f / %s %.0f bytes per stored stack"
                    % (name, sm_hit, name, v, sm_hit / v if v else float("inf"),
                       per_stored[d][0], name, per_stored[d][idx]))
-    if "sched_switch" in wlfig:
+    if "sched_switch" in wlfig and None not in wlfig["sched_switch"]["perf"]:
         f = wlfig["sched_switch"]
         out.append("    peer perf: stackmap %.0f / perf %.0f instructions per event with its stack (%.2fx); "
                    "stackmap %.1f / perf %.1f bytes per event with its stack"
