@@ -154,9 +154,9 @@ def main():
         per_stored[d] = (sm, dep, bp)
         out.append("| %d | %.0f | %.0f | %.0f | %.0f |" % (d, sm, dep, get, bp))
     out.append("")
-    out.append("Measured: stack depot held %d stacks (mostly of %s frames) in %d pools of 16 KiB, "
+    out.append("Measured: stack depot held %d stacks (most of them the fill's) in %d pools of 16 KiB, "
                "%d bytes of records: %.0f bytes per stack with its pools and hash table."
-               % (ds["count"], "10", ds["pools"], ds["bytes"],
+               % (ds["count"], ds["pools"], ds["bytes"],
                   (ds["pools"] * 16384 + ds["buckets"] * 16) / max(ds["count"], 1)))
 
     # Workloads: bytes and instructions per event with its stack.

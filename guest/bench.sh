@@ -26,10 +26,7 @@ FILES=
 i=0
 while [ $i -lt 16 ]; do FILES="$FILES /proc/version /proc/self/stat"; i=$((i + 1)); done
 
-cpustat() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" per_cpu/cpu$CPU/stats; }
-# The trace clock's "now" in ns, to the microsecond (busybox date has no %N).
-now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' per_cpu/cpu$CPU/stats; }
-mapstat() { sed -n "s/^$1: //p" stack_map_stat; }
+. /guest/bench-lib.sh
 die() { echo "bench: $*"; exit 1; }
 # need NAME VALUE...: whole numbers or the benchmark stops, so that a missing
 # figure cannot shift the others. Not in $(...): die must end this shell.

@@ -3,7 +3,7 @@
 # The workloads of guest/peers.sh, timed: sourced by it, and run on their
 # own under perf record ("sh peers-loop.sh CPU WORKLOAD"). The time the
 # operations took, in the trace clock's ns, goes to /tmp/ns.
-now() { sed -n 's/^now ts: *\([0-9]*\)\.\([0-9]*\)$/\1\2000/p' /sys/kernel/tracing/per_cpu/cpu$CPU/stats; }
+. /guest/bench-lib.sh
 event() { case $1 in sched_switch) echo sched:sched_switch ;; kmalloc) echo kmem:kmalloc ;; esac; }
 ops() { case $1 in sched_switch) echo 1 ;; kmalloc) echo 20 ;; esac; }
 op() {

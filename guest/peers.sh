@@ -13,6 +13,7 @@
 # FILL is the share of the stack map's capacity that its stores held
 # (the same number of stacks in each store), or 0 where it does not matter.
 cd /sys/kernel/tracing || exit 1
+. /guest/bench-lib.sh
 CPU=$(($(nproc) - 1))
 taskset -p "$(printf %x $((1 << CPU)))" $$ > /dev/null || exit 1
 P=/sys/module/stackmap_bench/parameters
@@ -33,7 +34,6 @@ MISSES=$((16 * MISS_ITERS))
 FILL_FRAMES=10
 
 die() { echo "peers: $*"; exit 1; }
-mapstat() { sed -n "s/^$1: //p" stack_map_stat; }
 depotstat() { sed -n "s/^$1: //p" /sys/kernel/debug/stackdepot/stats; }
 
 # bench FILL MODE STORE FRAMES STACKS FRESH FIRST ITERS [PASSES]
@@ -158,7 +158,6 @@ rmmod stackmap_bench
 # per stack in a BPF stack map, against nothing traced. Times in guest
 # instructions on both CPUs (perf drains its buffer on CPU 0 meanwhile).
 . /guest/peers-loop.sh
-cpustat() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" per_cpu/cpu$CPU/stats; }
 
 wl() { # WORKLOAD MODE ROUND
 	ev=$(event $1) sys=${ev%%:*} name=${ev#*:}
