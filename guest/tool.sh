@@ -240,6 +240,43 @@ if command -v trace-cmd >/dev/null; then
 		'[ $rc = 0 ] && grep -q "resolved $n of $n cookies" $W/report.err && grep -A1 "kernel_stack_id: *<stack trace>" $W/report.resolved | grep -q "^ => "'
 fi
 
+# trace-cmd record -B into an instance with a map of its own (when instances
+# have one): the report holds that map's cookies, the top level's map is not
+# touched, and "stackmap -i" saves the dump that resolves them. trace-cmd
+# removes an instance it created when it ends, so the instance is made first.
+B=tcinst
+if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
+	mkdir $T/instances/$B
+	gtop=$(sed -n 's/^generation: //p' $T/stack_map_stat)
+	etop=$(sed -n 's/^entries: //p' $T/stack_map_stat)
+	trace-cmd record -q -o $W/tcb.dat -B $B -e sched:sched_switch -O stacktrace -O stackmap \
+		sleep 0.3 >$W/tcb.log 2>&1
+	detail 10 < $W/tcb.log
+	gb=$(sed -n 's/^generation: //p' $T/instances/$B/stack_map_stat)
+	stackmap -i $B save -o $W/tcb.bin >$W/tcb.out 2>$W/tcb.err
+	rc=$?
+	detail 10 < $W/tcb.err
+	trace-cmd report -i $W/tcb.dat >$W/reportb.txt 2>&1
+	n=$(grep -c 'kernel_stack_id: *<stack_id [0-9]* gen [0-9]*>' $W/reportb.txt)
+	nb=$(grep -c "kernel_stack_id: *<stack_id [0-9]* gen $gb>" $W/reportb.txt)
+	figure "trace-cmd record -B: $n cookies in the report, $nb of the instance's generation $gb"
+	check "trace-cmd record -B -O stackmap: the report holds cookies of the instance's map only" \
+		'[ -n "$gb" ] && [ "$gb" != "$gtop" ] && [ "$n" -gt 0 ] && [ "$n" = "$nb" ] && ! grep -q "FAILED TO PARSE" $W/reportb.txt'
+	check "trace-cmd record -B leaves the top-level map alone" \
+		'[ "$(sed -n "s/^generation: //p" $T/stack_map_stat)" = "$gtop" ] && [ "$(sed -n "s/^entries: //p" $T/stack_map_stat)" = "$etop" ]'
+	check "stackmap -i saves the instance's map" \
+		'[ $rc = 0 ] && grep -q "generation $gb," $W/tcb.out'
+	stackmap resolve -k $W/kallsyms -d $W/tcb.bin $W/reportb.txt >$W/reportb.resolved 2>$W/reportb.err
+	rc=$?
+	detail 40 < $W/reportb.err
+	check "resolve takes the -B report with the instance's dump" \
+		'[ $rc = 0 ] && grep -q "resolved $n of $n cookies" $W/reportb.err && grep -A1 "kernel_stack_id: *<stack trace>" $W/reportb.resolved | grep -q "^ => "'
+	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/reportb.txt >/dev/null 2>$W/reportb.top.err
+	check "the top level's dump resolves none of the instance's cookies" \
+		'grep -q "resolved 0 of $n cookies" $W/reportb.top.err'
+	rmdir $T/instances/$B
+fi
+
 echo 0 > $T/tracing_on
 for d in $T $I; do
 	echo 0 > $d/options/stacktrace
