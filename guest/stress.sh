@@ -14,7 +14,9 @@
 #  - one control loop that resets the map, flips the option off and on, and
 #    frees and reallocates it, logging the generation after each step;
 #  - readers of stack_map, stack_map_bin and stack_map_stat, one that keeps
-#    stack_map open across resets and frees, and a trace_pipe consumer.
+#    stack_map open across resets and frees, and a trace_pipe consumer;
+#  - where instances have maps, an instance created, traced, reset and
+#    removed in a loop.
 # Then, with tracing quiet, it checks the map and the trace and prints the
 # figures. Its results are KTAP (guest/lib.sh), part "stress".
 T=/sys/kernel/tracing
@@ -108,6 +110,35 @@ bg="$bg $!"
 	exec 4<&-
   done ) &
 bg="$bg $!"
+# An instance with a map of its own (where instances have one), created,
+# traced, read, reset and removed with its option set, in a loop beside the
+# top level. A round that finds no map or cannot remove the instance is
+# logged in inst_bad.
+inst_maps=0
+if mkdir instances/stress_probe 2>/dev/null; then
+	[ -e instances/stress_probe/options/stackmap ] && inst_maps=1
+	rmdir instances/stress_probe
+fi
+if [ $inst_maps = 1 ]; then
+( n=0 d=instances/stress_inst
+  while [ ! -e $stop ]; do
+	mkdir $d || { echo "round $n: mkdir failed" >> $W/inst_bad; break; }
+	echo 1 > $d/options/stackmap
+	echo 1 > $d/events/sched/sched_switch/enable
+	echo 1 > $d/events/irq/softirq_entry/enable
+	echo 1 > $d/options/stacktrace
+	sleep 0.2
+	cat $d/stack_map $d/stack_map_bin > /dev/null
+	grep -q '^entries: [1-9]' $d/stack_map_stat || echo "round $n: nothing stored" >> $W/inst_bad
+	echo 0 > $d/stack_map
+	sleep 0.1
+	head -c 65536 $d/trace > /dev/null
+	rmdir $d || { echo "round $n: rmdir failed" >> $W/inst_bad; break; }
+	n=$((n + 1))
+	echo $n > $W/inst_runs
+  done ) &
+bg="$bg $!"
+fi
 # The consumer. It counts stacks per context as it reads (the text of a
 # long run would not fit in the guest's memory): the third character of the
 # flags field says NMI (Z/z), hard irq (h/H) or softirq (s). Its cat is
@@ -230,6 +261,14 @@ awk '/<stack trace>/ { on = 1; n = 0; live = 0; next }
 read full deep < $W/full
 check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
 
+if [ $inst_maps = 1 ]; then
+	runs=$(cat $W/inst_runs 2>/dev/null || echo 0)
+	figure "instance rounds $runs"
+	check "an instance with its own map created, traced, reset and removed ($runs rounds)" \
+		'[ "$runs" -gt 0 ] && [ ! -s $W/inst_bad ]'
+	[ ! -s $W/inst_bad ] || detail 10 < $W/inst_bad
+fi
+
 # Stacks per context, counted by the trace_pipe consumer.
 while read ctx c f; do
 	figure "$ctx: $c cookies, $f full stacks"
@@ -244,6 +283,26 @@ echo 0 > options/stacktrace
 echo 0 > options/func_stack_trace
 echo 0 > events/enable
 echo 1 > tracing_on
+
+# Leaks, by kmemleak where the kernel has it (the debug kernel): objects
+# left unreferenced whose allocation went through the stack map or the
+# creation of an instance. kmemleak reports an object only once it is 5
+# seconds old: scan after that.
+K=/sys/kernel/debug/kmemleak
+if [ -w $K ]; then
+	sleep 6
+	echo scan > $K
+	echo scan > $K
+	cat $K > $W/kmemleak
+	awk '/^unreferenced object/ { if (b != "" && b ~ /trace_stackmap|instance_mkdir|trace_array_create/) print b; b = "" }
+	     { b = b $0 "\n" }
+	     END { if (b ~ /trace_stackmap|instance_mkdir|trace_array_create/) print b }' $W/kmemleak > $W/leaks
+	figure "kmemleak: $(grep -c '^unreferenced object' $W/kmemleak) unreferenced objects, $(grep -c '^unreferenced object' $W/leaks) of the map or an instance"
+	check "kmemleak: nothing of the map or of an instance leaked" '[ ! -s $W/leaks ]'
+	[ ! -s $W/leaks ] || detail 40 < $W/leaks
+else
+	note "no kmemleak in this kernel: leaks not checked"
+fi
 
 figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
 figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
