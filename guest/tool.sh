@@ -241,21 +241,27 @@ if command -v trace-cmd >/dev/null; then
 fi
 
 # trace-cmd record -B into an instance with a map of its own (when instances
-# have one): the report holds that map's cookies, the top level's map is not
-# touched, and "stackmap -i" saves the dump that resolves them. trace-cmd
-# removes an instance it created when it ends, so the instance is made first.
+# have one): the report holds that map's cookies only and the top level's
+# map is not touched. trace-cmd removes the instance it created, and the map
+# with it, when it ends: the command it traces freezes the map and saves it
+# with "stackmap -i", so that the dump holds every cookie of the report.
 B=tcinst
 if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
-	mkdir $T/instances/$B
 	gtop=$(sed -n 's/^generation: //p' $T/stack_map_stat)
 	etop=$(sed -n 's/^entries: //p' $T/stack_map_stat)
-	trace-cmd record -q -o $W/tcb.dat -B $B -e sched:sched_switch -O stacktrace -O stackmap \
-		sleep 0.3 >$W/tcb.log 2>&1
-	detail 10 < $W/tcb.log
-	gb=$(sed -n 's/^generation: //p' $T/instances/$B/stack_map_stat)
+	cat >$W/tcb.sh <<-EOS
+	sleep 0.3
+	sed -n 's/^generation: //p' $T/instances/$B/stack_map_stat >$W/tcb.gen
+	echo freeze >$T/instances/$B/stack_map
 	stackmap -i $B save -o $W/tcb.bin >$W/tcb.out 2>$W/tcb.err
-	rc=$?
+	echo \$? >$W/tcb.rc
+	sleep 0.1
+	EOS
+	trace-cmd record -q -o $W/tcb.dat -B $B -e sched:sched_switch -O stacktrace -O stackmap \
+		sh $W/tcb.sh >$W/tcb.log 2>&1
+	detail 10 < $W/tcb.log
 	detail 10 < $W/tcb.err
+	gb=$(cat $W/tcb.gen 2>/dev/null)
 	trace-cmd report -i $W/tcb.dat >$W/reportb.txt 2>&1
 	n=$(grep -c 'kernel_stack_id: *<stack_id [0-9]* gen [0-9]*>' $W/reportb.txt)
 	nb=$(grep -c "kernel_stack_id: *<stack_id [0-9]* gen $gb>" $W/reportb.txt)
@@ -265,7 +271,7 @@ if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
 	check "trace-cmd record -B leaves the top-level map alone" \
 		'[ "$(sed -n "s/^generation: //p" $T/stack_map_stat)" = "$gtop" ] && [ "$(sed -n "s/^entries: //p" $T/stack_map_stat)" = "$etop" ]'
 	check "stackmap -i saves the instance's map" \
-		'[ $rc = 0 ] && grep -q "generation $gb," $W/tcb.out'
+		'[ "$(cat $W/tcb.rc)" = 0 ] && grep -q "generation $gb," $W/tcb.out'
 	stackmap resolve -k $W/kallsyms -d $W/tcb.bin $W/reportb.txt >$W/reportb.resolved 2>$W/reportb.err
 	rc=$?
 	detail 40 < $W/reportb.err
@@ -274,7 +280,7 @@ if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
 	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/reportb.txt >/dev/null 2>$W/reportb.top.err
 	check "the top level's dump resolves none of the instance's cookies" \
 		'grep -q "resolved 0 of $n cookies" $W/reportb.top.err'
-	rmdir $T/instances/$B
+	[ ! -d $T/instances/$B ] || rmdir $T/instances/$B
 fi
 
 echo 0 > $T/tracing_on
