@@ -116,7 +116,9 @@ plan_debug() {
 	obj=$(debug_obj debug)
 	VARIANT=debug build_kernel "$KT" "$obj"
 	build_modules "$obj"
-	boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
+	# About 25 minutes under KASAN, lockdep and kmemleak: the stackmap
+	# cases run at the top level and again in an instance.
+	QEMU_TIMEOUT=${QEMU_TIMEOUT_DEBUG:-3000} boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
 		"harness.secs=${STRESS_SECS:-60}" || true
 	check_finished debug
 	check_console "$RUN/debug.console"
