@@ -10,7 +10,6 @@ BASE_TESTED=6.12.118-1~deb12u1
 
 BASE_ORDER=2
 
-BASE_ARCH=x86_64
 BASE_CONFIGS="base-6.12"
 
 BASE_TEST_GATES="clauses checkpatch series shape kerneldoc w1"

@@ -15,10 +15,9 @@ BASE_TESTED=7.3.4-1~bpo13+1
 # [PATCH n/m], the others as [PATCH BASE n/m].
 BASE_ORDER=1
 
-# The architecture and the config fragments on top of tinyconfig and
-# config/ARCH.config (config/stackmap.config is added where the tree has
+# The config fragments on top of tinyconfig and
+# config/ARCH.config of the target (targets/; config/stackmap.config is added where the tree has
 # the feature, config/VARIANT.config for the debug kernels).
-BASE_ARCH=x86_64
 BASE_CONFIGS="base-7.3"
 
 # The gates each tier runs (lib/gates.sh): "test" the ones reviewers and

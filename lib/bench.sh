@@ -25,12 +25,13 @@ bench_disk() {
 }
 
 cmd_bench() {
+	default_target_only bench
 	case "${1:-}" in
 	'') ;;
 	peers) bench_peers; return ;;
 	*) die "bench takes nothing (the benchmark) or 'peers' (got '$1')" ;;
 	esac
-	local rounds=${ROUNDS:-15} out=$BDIR/bench
+	local rounds=${ROUNDS:-15} out=$BDIR/bench$TSUF
 	case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a whole number of rounds, at least 1 (got '$rounds')" ;; esac
 	local clock=${CLOCK:-icount} how args=()
 	case "$clock" in

@@ -2,32 +2,54 @@
 # Booting a kernel under QEMU (TCG) with the harness's busybox initramfs.
 
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
-# Multi-threaded TCG (the default with -smp 2) crashes the guest with
-# "Oops: int3" while ftrace patches code: the vCPUs must take turns.
-QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none
-	-bios /usr/share/qemu/qboot.rom -accel tcg,thread=single -smp 2 -m 1024)
 QEMU_MORE=()                    # per command: the benchmark's clock
 
+# qemu_cmd: QEMU of the target (targets/T.sh), with no default devices.
+qemu_cmd() {
+	QEMU=("${TARGET_QEMU[0]}" -nodefaults -no-reboot -display none "${TARGET_QEMU[@]:1}")
+}
+
 # guest_program ROOT BIN [NAME]: a glibc program in the guest, with the
-# shared libraries ldd finds, at the same paths.
+# shared libraries ldd finds, at the same paths. On a target with a userland
+# of its own, the guest already has every library of it (guest_userland).
 guest_program() {
 	local r=$1 bin=$2 name=${3:-${2##*/}} lib
 	install -D -m 755 "$bin" "$r/bin/$name"
+	[ "$TARGET_USERLAND" = host ] || return 0
 	for lib in $(ldd "$bin" | grep -oE '/[^ ]+\.so[^ ]*'); do
 		[ -e "$r$lib" ] || install -D -m 755 "$lib" "$r$lib"
 	done
 }
 
+# guest_userland ROOT: busybox (as ROOT/bin/busybox) and trace-cmd with its
+# libraries and plugins: the machine's own, or the packages of the
+# target's architecture (fetch_userland).
+guest_userland() {
+	local r=$1 a
+	if [ "$TARGET_USERLAND" = host ]; then
+		cp /bin/busybox "$r/bin/busybox"
+		guest_program "$r" "$(command -v trace-cmd)"
+		for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
+			[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
+		done
+	else
+		fetch_userland
+		cp -a "$USERLAND/." "$r/"
+		rm -f "$r/.done"
+		ln -s /usr/bin/trace-cmd "$r/bin/trace-cmd"
+	fi
+}
+
 # initramfs SRC OUT [OBJ]: busybox, the guest scripts and SRC's ftracetest,
 # the stackmap tool of SRC, trace-cmd, and the harness's modules built for
-# the kernel in OBJ (build_modules) in /lib/modules/.
+# the kernel in OBJ (build_modules) in /lib/modules/, for the target.
 initramfs() {
 	local src=$1 out=$2 obj=${3:-} r a
 	r=$(mktemp -d)
 	mkdir -p "$r"/{bin,dev,proc,sys,tmp,root,etc,guest}
-	cp /bin/busybox "$r/bin/busybox"
+	guest_userland "$r"
 	# A real file, not a link: add_remove_uprobe.tc greps /proc/$$/maps for /bin/*sh.
-	cp /bin/busybox "$r/bin/sh"
+	cp "$r/bin/busybox" "$r/bin/sh"
 	for a in $(/bin/busybox --list); do
 		[ -e "$r/bin/$a" ] || ln -s busybox "$r/bin/$a"
 	done
@@ -40,10 +62,6 @@ initramfs() {
 	cp "$TOP"/guest/*.sh "$TOP"/guest/*.awk "$r/guest/"
 	build_tool "$src"
 	[ -z "$TOOL" ] || guest_program "$r" "$TOOL"
-	guest_program "$r" "$(command -v trace-cmd)"
-	for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
-		[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
-	done
 	if [ -n "$obj" ] && ls "$obj"/harness-modules/*/*.ko >/dev/null 2>&1; then
 		mkdir -p "$r/lib/modules"
 		cp "$obj"/harness-modules/*/*.ko "$r/lib/modules/"
@@ -56,18 +74,19 @@ initramfs() {
 }
 
 # boot MODE OBJ SRC [kernel args]: runs guest/MODE.sh; the console goes to
-# $RUN/MODE.console, what the guest script writes to /dev/ttyS1 goes to
-# $RUN/MODE.out. Fails on a missing end marker (panic, hang) or a non-zero
-# exit of the guest script.
+# $RUN/MODE.console, what the guest script writes to its output device
+# (harness.out=, TARGET_OUT) goes to $RUN/MODE.out. Fails on a missing end
+# marker (panic, hang) or a non-zero exit of the guest script.
 boot() {
 	local mode=$1 obj=$2 src=$3
 	shift 3
-	local args="console=ttyS0 panic=-1 oops=panic harness.mode=$mode $*"
+	local args="console=$TARGET_CONSOLE panic=-1 oops=panic harness.mode=$mode harness.out=$TARGET_OUT $*"
 	mkdir -p "$RUN"
 	local con=$RUN/$mode.console out=$RUN/$mode.out
 	rm -f "$con" "$out"
 	initramfs "$src" "$RUN/initramfs.cpio.gz" "$obj"
-	say "booting $BASE ($mode): qemu-system-x86_64 -accel tcg,thread=single -smp 2${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
+	qemu_cmd
+	say "booting $BASE ($mode) on $TARGET: ${TARGET_QEMU[*]}${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
 	local t0=$SECONDS rc=0 mon=() npid=
 	# The stress runs get NMIs from the host, through the QEMU monitor,
 	# while the guest asks for them (lib/nmi.py).
@@ -76,10 +95,10 @@ boot() {
 		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off")
 	fi
 	timeout --foreground -k 10 "$QEMU_TIMEOUT" \
-		"${QEMU[@]}" "${QEMU_MORE[@]}" "${mon[@]}" -kernel "$obj/arch/x86/boot/bzImage" \
+		"${QEMU[@]}" "${QEMU_MORE[@]}" "${mon[@]}" -kernel "$obj/$TARGET_IMAGE" \
 		-initrd "$RUN/initramfs.cpio.gz" \
 		-chardev file,id=con,path="$con" -serial chardev:con \
-		-chardev file,id=out,path="$out" -serial chardev:out \
+		-chardev file,id=out,path="$out" "${TARGET_OUT_QEMU[@]}" \
 		-append "$args" </dev/null >"$RUN/$mode.qemu" 2>&1 &
 	local qpid=$!
 	if [ ${#mon[@]} -gt 0 ]; then

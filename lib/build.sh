@@ -1,25 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
-# Building a kernel: tinyconfig plus the fragments in config/, with ccache.
+# Building a kernel: tinyconfig plus the target's config and the fragments in
+# config/, with ccache; cross-compiled for a target that says so.
 
 has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
 # configure_kernel SRC OBJ: the .config of SRC in OBJ, as build_kernel
-# makes it. build_kernel SRC OBJ [DIR/...]: configure and build SRC into
+# makes it: tinyconfig, config/common.config, the target's TARGET_KCONFIG,
+# the base's fragments, the feature's. build_kernel SRC OBJ [DIR/...]: configure and build SRC into
 # OBJ, or (with DIRs) only the objects of those directories. ARCH=i386
 # builds the 32-bit configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
 # adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
 # (the sanitizer kernels, see debug_obj); VARIANT may name several, in order.
 configure_kernel() {
-	local src=$1 obj=$2 arch=${ARCH:-$BASE_ARCH} c
+	local src=$1 obj=$2 arch=${ARCH:-$TARGET_KARCH} c
 	mkdir -p "$obj"
 	# One cache for the machine: clean clones (CI) reuse it. Objects are
 	# keyed on paths relative to build/ (every objdir sees ../linux).
 	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/stackmap-harness/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 	mkdir -p "$CCACHE_DIR" 2>/dev/null || export CCACHE_DIR=$BUILD/ccache
 	ccache -M 10G >/dev/null 2>&1 || true
+	# The config of every target, the target's own (targets/T.sh) and the
+	# base's fragments (bases/BASE.sh); the i386 gate's kernel:
+	# config/i386.config.
 	local frags=("$TOP/config/$arch.config")
-	# The base's own fragments, for its own architecture (bases/BASE.sh).
-	if [ "$arch" = "$BASE_ARCH" ]; then
+	if [ "$arch" = "$TARGET_KARCH" ]; then
+		printf '%s\n' "$TARGET_KCONFIG" >"$obj/target.config"
+		frags=("$TOP/config/common.config" "$obj/target.config")
 		for c in $BASE_CONFIGS; do frags+=("$TOP/config/$c.config"); done
 	fi
 	if has_stackmap "$src"; then
@@ -41,25 +47,39 @@ configure_kernel() {
 	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
 	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.frag-sum" 2>/dev/null)" != "$cfg_sum" ]; then
 		say "configuring: $arch tinyconfig + ${frags[*]##*/}"
-		make -s -C "$src" O="$obj" ARCH="$arch" tinyconfig >/dev/null
-		"$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
-		make -s -C "$src" O="$obj" ARCH="$arch" olddefconfig >/dev/null
+		# shellcheck disable=SC2046 # kcross: no word, or one
+		make -s -C "$src" O="$obj" ARCH="$arch" $(kcross "$arch") tinyconfig >/dev/null
+		ARCH=$arch "$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
+		# shellcheck disable=SC2046
+		make -s -C "$src" O="$obj" ARCH="$arch" $(kcross "$arch") olddefconfig >/dev/null
 		check_config "$obj/.config" "${frags[@]}"
 		echo "$cfg_sum" >"$obj/.frag-sum"
 	fi
 }
 
+# kcross ARCH: the make arguments of a cross build of ARCH, if the target's.
+kcross() { [ "$1" != "$TARGET_KARCH" ] || [ -z "$TARGET_CROSS" ] || echo "CROSS_COMPILE=$TARGET_CROSS"; }
+
+# kcc ARCH: the compiler of a kernel build of ARCH, through ccache.
+kcc() {
+	local cc=gcc
+	[ -z "$(kcross "$1")" ] || cc=${TARGET_CROSS}gcc
+	if command -v ccache >/dev/null; then echo "ccache $cc"; else echo "$cc"; fi
+}
+
 build_kernel() {
-	local src=$1 obj=$2 cc=gcc arch=${ARCH:-$BASE_ARCH}
+	local src=$1 obj=$2 arch=${ARCH:-$TARGET_KARCH} image
 	shift 2
 	configure_kernel "$src" "$obj"
-	command -v ccache >/dev/null && cc="ccache gcc"
-	local t0=$SECONDS targets="${*:-bzImage}"
-	say "building $(base_version "$src") in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
+	image=${TARGET_IMAGE##*/}
+	[ "$arch" = "$TARGET_KARCH" ] || image=bzImage
+	local t0=$SECONDS targets="${*:-$image}"
+	say "building $(base_version "$src") for $arch in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
 	# With modules, Module.symvers too, for the harness's modules (build_modules).
-	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="bzImage modules"
-	# shellcheck disable=SC2086
-	if ! make -s -C "$src" O="$obj" ARCH="$arch" CC="$cc" -j"$JOBS" $targets >"$obj/build.log" 2>&1; then
+	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="$image modules"
+	# shellcheck disable=SC2046,SC2086
+	if ! make -s -C "$src" O="$obj" ARCH="$arch" $(kcross "$arch") CC="$(kcc "$arch")" \
+		-j"$JOBS" $targets >"$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -30 >&2 || true
 		die "kernel build failed (full log: ${obj#"$TOP"/}/build.log)"
 	fi
@@ -70,15 +90,16 @@ build_kernel() {
 # which the series does not carry, built with kbuild M= against the kernel
 # in OBJ into OBJ/harness-modules/; nothing for a kernel without modules.
 build_modules() {
-	local obj=$1 m out cc=gcc
+	local obj=$1 m out arch=${ARCH:-$TARGET_KARCH}
 	rm -rf "$obj/harness-modules"
 	grep -q '^CONFIG_MODULES=y' "$obj/.config" || return 0
-	command -v ccache >/dev/null && cc="ccache gcc"
 	for m in "$TOP"/modules/*/; do
 		out=$obj/harness-modules/$(basename "$m")
 		mkdir -p "$out"
 		cp "$m"* "$out/"
-		if ! make -s -C "$obj" ARCH="${ARCH:-$BASE_ARCH}" CC="$cc" M="$out" modules >"$out/build.log" 2>&1; then
+		# shellcheck disable=SC2046
+		if ! make -s -C "$obj" ARCH="$arch" $(kcross "$arch") CC="$(kcc "$arch")" M="$out" \
+			modules >"$out/build.log" 2>&1; then
 			cat "$out/build.log" >&2
 			die "the harness module ${m#"$TOP"/} does not build against ${obj#"$TOP"/}"
 		fi
@@ -109,4 +130,4 @@ check_config() {
 }
 
 # debug_obj VARIANT: the object folder of a sanitizer kernel of the base.
-debug_obj() { echo "$BDIR/obj-$1"; }
+debug_obj() { echo "$BDIR/obj-$1$TSUF"; }

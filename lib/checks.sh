@@ -212,20 +212,41 @@ guest_checks() {
 	fi
 }
 
+# target_unsupported NAME: the case is one the target's file says cannot
+# check everything there (TARGET_UNSUPPORTED).
+target_unsupported() {
+	local c
+	for c in "${TARGET_UNSUPPORTED[@]}"; do [ "$c" != "$1" ] || return 0; done
+	return 1
+}
+
 # check_stackmap_only OUT: an ftracetest run of test.d/stackmap alone; every
-# case listed must have run and passed.
+# case listed must have run and passed (but for TARGET_UNSUPPORTED); where
+# it runs in an instance too, it must not fail there.
 check_stackmap_only() {
-	local out=$1 res name n=0 cases smcases
-	ft_finished "$out" >/dev/null || fail "ftracetest (debug): $(ft_finished "$out")"
+	local out=$1 res name run n=0 cases smcases boot
+	boot="$(basename "$out" .out) boot${TSUF:+ on $TARGET}"
+	ft_finished "$out" >/dev/null || fail "ftracetest ($boot): $(ft_finished "$out")"
 	cases=$(ft_results "$out")
 	smcases=$(stackmap_cases "$out")
-	[ -n "$smcases" ] || { fail "ftracetest (debug): no stackmap cases listed"; return; }
+	[ -n "$smcases" ] || { fail "ftracetest ($boot): no stackmap cases listed"; return; }
 	while IFS= read -r name; do
-		res=$(awk -F'\t' -v n="$name" '$2 == n { print $1 }' <<<"$cases")
-		n=$((n + 1))
-		if [ "$res" = PASS ]; then pass; else fail "ftracetest (stackmap, debug kernel): $name: ${res:-did not run}"; fi
+		for run in "$name" "(instance) $name"; do
+			res=$(awk -F'\t' -v n="$run" '$2 == n { print $1 }' <<<"$cases")
+			# Only the cases flagged for instances run there.
+			[ -n "$res" ] || [ "$run" = "$name" ] || continue
+			n=$((n + 1))
+			if [ "$res" = PASS ]; then
+				pass
+			elif [ "$res" = UNSUPPORTED ] && { [ "$run" != "$name" ] || target_unsupported "$name"; }; then
+				echo "UNSUPPORTED on $TARGET (targets/$TARGET.sh, or a case of an instance): $run"
+				skip
+			else
+				fail "ftracetest (stackmap, $boot): $run: ${res:-did not run}"
+			fi
+		done
 	done <<<"$smcases"
-	echo "ftracetest [$BASE debug]: $n stackmap cases"
+	echo "ftracetest [$BASE, $boot]: $n stackmap cases"
 }
 
 # check_kcsan CONSOLE: KCSAN reports whose stacks go through the stack map

@@ -4,6 +4,13 @@
 # which take every base. cmd_bench is in lib/bench.sh.
 
 cmd_deps() { deps; }
+
+# default_target_only CMD: CMD (its guest's NMIs from the QEMU monitor, its
+# clock) does not run on the other targets yet.
+default_target_only() {
+	[ "$TARGET" = "${TARGETS[0]}" ] ||
+		die "'$1' runs on ${TARGETS[0]} only for now (got ARCH=$TARGET)"
+}
 cmd_export() { export_series; }
 cmd_apply() { apply_to "$@"; }
 cmd_reapply() {
@@ -22,18 +29,35 @@ cmd_build() {
 cmd_test() { TIER=test run_tier; }
 cmd_full() { TIER=full run_tier; }
 
+# Every target (ARCH=T: that one), each on its bases (TARGET_TEST_BASES):
+# all of them in "full", those its file names in "test"; a target whose
+# file says "none" runs only when ARCH= names it (ONLY_BASE=B: B only). The
+# default target runs the whole plan of the tier, the others their own
+# (TARGET_TEST).
 run_tier() {
-	local t0=$SECONDS b bases=("${BASES[@]}") p0 f0
+	local t0=$SECONDS t b bases p0 f0 plan
 	check_gates_arg
-	[ -n "${ONLY_BASE:-}" ] && bases=("$ONLY_BASE")
 	# The host's KTAP parser, on a document with every kind of line.
 	if python3 "$TOP/lib/ktap.py" --self-test; then pass; else fail "lib/ktap.py --self-test"; fi
-	for b in "${bases[@]}"; do
-		use_base "$b"
-		p0=$PASSED f0=$FAILED P0=$PASSED S0=$SKIPPED
-		say "=== base $b ($TIER): $(head -1 "$BDIR/source.txt" 2>/dev/null)"
-		"plan_$TIER"
-		say "=== base $b: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+	for t in ${ARCH_ARG:-${TARGETS[*]}}; do
+		use_target "$t"
+		bases=("${BASES[@]}")
+		case $TARGET_TEST_BASES in
+		all) ;;
+		# Only when ARCH= names it: "test" on the mainline base, "full" on all.
+		none) [ -n "$ARCH_ARG" ] || continue; [ "$TIER" = full ] || bases=("$MAINLINE") ;;
+		*) [ "$TIER" = full ] || read -ra bases <<<"$TARGET_TEST_BASES" ;;
+		esac
+		[ -z "${ONLY_BASE:-}" ] || bases=("$ONLY_BASE")
+		plan=plan_$TIER
+		[ "$TARGET_TEST" = all ] || plan=plan_$TARGET_TEST
+		for b in "${bases[@]}"; do
+			use_base "$b"
+			p0=$PASSED f0=$FAILED P0=$PASSED S0=$SKIPPED
+			say "=== base $b on $t ($TIER): $(head -1 "$BDIR/source.txt" 2>/dev/null)"
+			"$plan"
+			say "=== base $b on $t: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+		done
 	done
 	echo "harness: $TIER run took $((SECONDS - t0)) s"
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
@@ -64,9 +88,9 @@ cmd_gates() {
 cmd_baseline() {
 	deps
 	workspace
-	local wt=$BDIR/base/linux obj=$BDIR/base/obj fixes
+	local wt=$BDIR/base/linux obj=$BDIR/base/obj$TSUF fixes
 	# Its own logs: the patched kernel's stay where they are.
-	RUN=$BDIR/base/run
+	RUN=$BDIR/base/run$TSUF
 	mkdir -p "$RUN"
 	fixes=$(base_fix_patches)
 	[ -d "$wt" ] || { mkdir -p "$BDIR/base"; git -C "$KT" worktree add -q --detach "$wt" base; }
@@ -82,7 +106,7 @@ cmd_baseline() {
 	{
 		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
 		[ -n "$fixes" ] && git -C "$wt" log --format='# with the fix of patches/'"$BASE"'-fixes: %s' "base..HEAD"
-		echo "# (regenerate: BASE=$BASE ./harness baseline). RESULT<TAB>case"
+		echo "# (regenerate: BASE=$BASE${TSUF:+ ARCH=$TARGET} ./harness baseline). RESULT<TAB>case"
 		ft_results "$RUN/test.out"
 	} >"$BASELINE"
 	say "wrote ${BASELINE#"$TOP"/}: $(ft_results "$RUN/test.out" | cut -f1 | sort | uniq -c | tr '\n' ' ')"
@@ -103,8 +127,9 @@ cmd_shell() {
 	cmd_build
 	initramfs "$KT" "$RUN/initramfs.cpio.gz"
 	say "interactive shell in the patched $BASE kernel; quit with Ctrl-a x"
-	"${QEMU[@]}" -kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$RUN/initramfs.cpio.gz" \
-		-serial mon:stdio -append "console=ttyS0 harness.mode=shell ${KARGS:-}"
+	qemu_cmd
+	"${QEMU[@]}" -kernel "$OBJ/$TARGET_IMAGE" -initrd "$RUN/initramfs.cpio.gz" \
+		-serial mon:stdio -append "console=$TARGET_CONSOLE harness.mode=shell ${KARGS:-}"
 }
 
 cmd_clean() {
@@ -123,6 +148,7 @@ cmd_clean() {
 # (SANITIZER=kcsan) the KCSAN one.
 cmd_stress() {
 	local min=${1:-5} variant obj
+	default_target_only stress
 	case "$min" in
 	'' | *[!0-9]* | 0) die "stress takes a whole number of minutes, 1 to 600 (got '$min')" ;;
 	esac

@@ -17,24 +17,53 @@ while read -r _ b; do BASES+=("$b"); done < <(
 	done | sort -n)
 MAINLINE=${BASES[0]}
 
-# use_base B: read bases/B.sh and point KT (the workspace), OBJ (its build),
-# RUN (console logs and results), PATCHES and BASELINE at base B. Every
+# The target architectures: one data file each, targets/T.sh, sorted by
+# their TARGET_ORDER; the first is the default. ARCH=T on the command line
+# picks one (and "test" and "full" run that one only); inside the harness
+# ARCH only overrides a kernel build's architecture (the i386 gate).
+TARGETS=()
+while read -r _ t; do TARGETS+=("$t"); done < <(
+	for f in "$TOP"/targets/*.sh; do
+		echo "$(sed -n 's/^TARGET_ORDER=//p' "$f") $(basename "$f" .sh)"
+	done | sort -n)
+ARCH_ARG=${ARCH:-}
+unset ARCH
+[ -z "$ARCH_ARG" ] || [ -f "$TOP/targets/$ARCH_ARG.sh" ] ||
+	die "ARCH must be one of: ${TARGETS[*]} (got '$ARCH_ARG'; targets/ has one file per architecture)"
+TARGET=${ARCH_ARG:-${TARGETS[0]}}
+
+# use_target T: read targets/T.sh; the object, run and tool folders of a
+# base (use_base) carry the suffix -T but for the default target.
+use_target() {
+	TARGET=$1
+	unset TARGET_KARCH TARGET_CROSS TARGET_IMAGE TARGET_QEMU TARGET_CONSOLE TARGET_OUT \
+		TARGET_OUT_QEMU TARGET_USERLAND TARGET_DEPS TARGET_TEST_BASES TARGET_TEST TARGET_KCONFIG TARGET_UNSUPPORTED
+	# shellcheck source=/dev/null
+	source "$TOP/targets/$TARGET.sh"
+	TSUF=
+	[ "$TARGET" = "${TARGETS[0]}" ] || TSUF=-$TARGET
+	[ -z "${BASE:-}" ] || use_base "$BASE"
+}
+
+# use_base B: read bases/B.sh and point KT (the workspace), OBJ (its build
+# for the target), RUN (console logs and results), PATCHES and BASELINE at
+# base B. Every
 # base keeps its trees side by side under build/B/ so that an object
 # directory always finds its source at ../linux: ccache then hits across
 # the workspace, the base tree and the bisect tree.
 use_base() {
 	[ -f "$TOP/bases/$1.sh" ] || die "BASE must be one of: ${BASES[*]} (got '$1'; bases/ has one file per base)"
 	BASE=$1
-	unset BASE_PACKAGE BASE_ARCHIVE BASE_TESTED BASE_ARCH BASE_CONFIGS BASE_TEST_GATES BASE_FULL_GATES
+	unset BASE_PACKAGE BASE_ARCHIVE BASE_TESTED BASE_CONFIGS BASE_TEST_GATES BASE_FULL_GATES
 	# shellcheck source=/dev/null
 	source "$TOP/bases/$BASE.sh"
 	BDIR=$BUILD/$BASE
 	KT=$BDIR/linux
-	OBJ=$BDIR/obj
-	RUN=$BDIR/run
+	OBJ=$BDIR/obj$TSUF
+	RUN=$BDIR/run$TSUF
 	PATCHROOT=${PATCHROOT:-$TOP/patches}
 	PATCHES=$PATCHROOT/$BASE
-	BASELINE=$TOP/tests/ftracetest-baseline-$BASE.txt
+	BASELINE=$TOP/tests/ftracetest-baseline-$BASE$TSUF.txt
 }
 
 # Debian packages the harness needs, and a command that proves each is there.
@@ -49,8 +78,6 @@ DEPS=(
 	"cpio:command -v cpio" "xz-utils:command -v xz" "git:command -v git"
 	"python3:command -v python3" "perl:command -v perl" "rsync:command -v rsync"
 	"busybox-static:test -x /bin/busybox"
-	"qemu-system-x86:command -v qemu-system-x86_64"
-	"qemu-system-data:test -f /usr/share/qemu/qboot.rom"
 	"ccache:command -v ccache"
 	"clang:command -v clang" "lld:command -v ld.lld" "llvm:command -v llvm-ar"
 	"trace-cmd:command -v trace-cmd"
@@ -73,9 +100,20 @@ base_deps() {
 	done
 }
 
+# target_deps: what the targets the command runs need (targets/T.sh).
+target_deps() {
+	local t d
+	for t in ${ARCH_ARG:-${TARGETS[*]}}; do
+		while IFS= read -r d; do DEPS+=("$d"); done < <(
+			# shellcheck source=/dev/null
+			source "$TOP/targets/$t.sh"
+			printf '%s\n' "${TARGET_DEPS[@]}")
+	done
+}
+
 deps() {
 	local missing=() d pkg check
-	[ -n "${DEPS_BASES:-}" ] || { base_deps; DEPS_BASES=1; }
+	[ -n "${DEPS_BASES:-}" ] || { base_deps; target_deps; DEPS_BASES=1; }
 	for d in "${DEPS[@]}"; do
 		pkg=${d%%:*} check=${d#*:}
 		eval "$check" >/dev/null 2>&1 || missing+=("$pkg")

@@ -14,32 +14,67 @@
 # fetch_source sets SRC_TARBALL (the kernel tarball) and SRC_DESC (package
 # and exact version), and records both in build/BASE/source.txt.
 
-# apt with its own state, lists, cache and sources under $1.
+# apt with its own state, lists, cache and sources under $1, for the
+# Debian architecture APT_ARCH (default amd64).
 private_apt() {
-	local root=$1
+	local root=$1 arch=${APT_ARCH:-amd64}
 	shift
 	apt-get -q -o Dir::State="$root/state" -o Dir::State::status=/dev/null \
 		-o Dir::Cache="$root/cache" -o Dir::Etc::SourceList="$root/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Parts=/dev/null \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
-		-o APT::Architecture=amd64 -o Acquire::Languages=none "$@"
+		-o APT::Architecture="$arch" -o APT::Architectures="$arch" \
+		-o Acquire::Languages=none "$@"
+}
+
+# apt_update ROOT ARCHIVE: a private apt state under ROOT for ARCHIVE
+# ("URL SUITE COMPONENT"), its index checked against debian-archive-keyring.
+apt_update() {
+	local root=$1 archive=$2
+	mkdir -p "$root"/{state/lists/partial,cache/archives/partial,dl}
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive" >"$root/sources.list"
+	private_apt "$root" update >"$root/update.log" 2>&1 ||
+		{ tail -5 "$root/update.log" >&2; die "apt-get update of $archive failed (log: ${root#"$TOP"/}/update.log)"; }
+	# "W: ... not signed" or "NO_PUBKEY" must not pass as a warning.
+	if grep -qE 'NO_PUBKEY|not signed|signatures were invalid|EXPKEYSIG' "$root/update.log"; then
+		cat "$root/update.log" >&2
+		die "the index of $archive is not signed by a key in debian-archive-keyring"
+	fi
+}
+
+# The guest's programs on a target whose userland is not the machine's own
+# (TARGET_USERLAND, a Debian architecture): Debian 12's packages for it,
+# the versions the machine runs for x86_64, unpacked into one folder.
+USERLAND_ARCHIVE="http://deb.debian.org/debian bookworm main"
+USERLAND_PACKAGES="busybox-static trace-cmd libtracefs1 libtraceevent1 libzstd1 libc6"
+
+# fetch_userland: sets USERLAND to the unpacked packages of the target's
+# architecture, fetched once into build/apt/userland-ARCH.
+fetch_userland() {
+	local arch=$TARGET_USERLAND root deb
+	root=$BUILD/apt/userland-$arch
+	USERLAND=$BUILD/userland-$arch
+	[ ! -f "$USERLAND/.done" ] || return 0
+	say "fetching the $arch guest userland from Debian ($USERLAND_PACKAGES)"
+	APT_ARCH=$arch apt_update "$root" "$USERLAND_ARCHIVE"
+	rm -rf "$root"/dl/*.deb "$USERLAND"
+	# shellcheck disable=SC2086
+	(cd "$root/dl" && APT_ARCH=$arch private_apt "$root" download $USERLAND_PACKAGES) \
+		>"$root/download.log" 2>&1 ||
+		{ tail -5 "$root/download.log" >&2; die "apt-get download of the $arch userland failed"; }
+	mkdir -p "$USERLAND"
+	for deb in "$root"/dl/*.deb; do dpkg-deb -x "$deb" "$USERLAND"; done
+	rm -rf "$USERLAND"/usr/share/{doc,man,locale,lintian} "$USERLAND"/usr/lib/*/gconv
+	touch "$USERLAND/.done"
 }
 
 fetch_download() {
 	local root=$BUILD/apt/$BASE pkg=$BASE_PACKAGE suite deb ver
 	suite=$(awk '{ print $2 }' <<<"$BASE_ARCHIVE")
-	mkdir -p "$root"/{state/lists/partial,cache/archives/partial,dl}
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $BASE_ARCHIVE" >"$root/sources.list"
 	SRC_TARBALL=$BDIR/$pkg.tar.xz
 	if [ ! -f "$SRC_TARBALL" ]; then
 		say "fetching $pkg from Debian $suite (private apt state in ${root#"$TOP"/})"
-		private_apt "$root" update >"$root/update.log" 2>&1 ||
-			{ tail -5 "$root/update.log" >&2; die "apt-get update of $suite failed (log: ${root#"$TOP"/}/update.log)"; }
-		# "W: ... not signed" or "NO_PUBKEY" must not pass as a warning.
-		if grep -qE 'NO_PUBKEY|not signed|signatures were invalid|EXPKEYSIG' "$root/update.log"; then
-			cat "$root/update.log" >&2
-			die "the $suite index is not signed by a key in debian-archive-keyring"
-		fi
+		apt_update "$root" "$BASE_ARCHIVE"
 		rm -f "$root"/dl/*.deb
 		(cd "$root/dl" && private_apt "$root" download "$pkg") >"$root/download.log" 2>&1 ||
 			{ tail -5 "$root/download.log" >&2; die "apt-get download $pkg failed"; }

@@ -94,7 +94,7 @@ gate_w1() {
 	local objs log=$RUN/w1.log
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
-	if ! make -s -C "$KT" O="$OBJ" ARCH="$BASE_ARCH" W=1 $objs >"$log" 2>&1; then
+	if ! make -s -C "$KT" O="$OBJ" ARCH="$TARGET_KARCH" $(kcross "$TARGET_KARCH") CC="$(kcc "$TARGET_KARCH")" W=1 $objs >"$log" 2>&1; then
 		tail -20 "$log"
 		fail "W=1 build of the touched kernel/trace objects"
 	elif [ -n "$(new_warnings "$log")" ]; then
@@ -109,7 +109,7 @@ gate_sparse() {
 	local objs log=$RUN/sparse.log
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
-	make -s -C "$KT" O="$OBJ" ARCH="$BASE_ARCH" C=2 CHECK=sparse $objs >"$log" 2>&1 || true
+	make -s -C "$KT" O="$OBJ" ARCH="$TARGET_KARCH" $(kcross "$TARGET_KARCH") C=2 CHECK=sparse $objs >"$log" 2>&1 || true
 	if grep -q 'sparse: not found\|No such file' "$log"; then
 		fail "sparse did not run"
 	elif [ -n "$(new_warnings "$log")" ]; then
@@ -150,7 +150,7 @@ gate_docs() {
 # whole kernel builds at the end of the series: the test build); the last
 # patch also with the feature off.
 gate_bisect() {
-	local wt=$BDIR/bisect/linux obj=$BDIR/bisect/obj c n=0 total dirs
+	local wt=$BDIR/bisect/linux obj=$BDIR/bisect/obj$TSUF c n=0 total dirs
 	[ -d "$wt" ] || { mkdir -p "$BDIR/bisect"; git -C "$KT" worktree add -q --detach "$wt" base; }
 	total=$(git -C "$KT" rev-list --count base..HEAD)
 	for c in $(git -C "$KT" rev-list --reverse base..HEAD); do
@@ -171,7 +171,7 @@ gate_bisect() {
 		fi
 	done
 	echo "gate: every patch builds ($total steps, feature on: its config and the directories it touches)"; pass
-	build_variant "$BDIR/obj-nostackmap" "the series does not build with CONFIG_FTRACE_STACKMAP=n" STACKMAP=n &&
+	build_variant "$BDIR/obj-nostackmap$TSUF" "the series does not build with CONFIG_FTRACE_STACKMAP=n" STACKMAP=n &&
 		{ echo "gate: builds with CONFIG_FTRACE_STACKMAP=n"; pass; }
 	return 0
 }

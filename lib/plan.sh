@@ -26,6 +26,9 @@
 #   gates      BASE_FULL_GATES (sparse, Sphinx, the per-patch bisect build,
 #              =n, i386)
 #   and writes the base's line of tests/full-run.txt when nothing failed.
+# On a target other than the default one (targets/T.sh, TARGET_TEST=quick),
+# both tiers run plan_quick: the build, the test boot with test.d/stackmap
+# alone and the boot check.
 
 # The ftracetest regression subset: the directories whose cases the series
 # could break, held to the base's own results.
@@ -49,21 +52,39 @@ boot_nmi() { case "$1" in debug | stress) return 0 ;; *) return 1 ;; esac; }
 
 # plan_test: the "test" tier on the current base.
 plan_test() {
-	local ftt=${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}
 	[ "$TIER" = full ] || check_full_record
 	cmd_build
+	test_boot "${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}" check_ftracetest
+	plan_tool
+	plan_bootcheck
+	[ -n "${FTRACETEST:-}${NO_GATES:-}" ] || run_gates ${GATES:-$BASE_TEST_GATES}
+}
+
+# plan_quick: what a target other than the default one runs (TARGET_TEST):
+# the build, every built-in KUnit suite, every test.d/stackmap case, the
+# tool on a live trace and the command-line boot check. The gates and the
+# tool's host tests are the same on every target and run on the default one.
+plan_quick() {
+	[ -z "$ARCH_ARG" ] || [ "$TIER" = full ] || check_full_record
+	cmd_build
+	test_boot "${FTRACETEST:-test.d/stackmap}" check_stackmap_only
+	plan_bootcheck
+}
+
+# test_boot FTT CHECK: the test boot, with the ftracetest directories or
+# cases FTT; its ftracetest results read by CHECK (check_ftracetest against
+# the base's baseline, or check_stackmap_only), the rest as on every target.
+test_boot() {
+	local ftt=$1 check=$2
 	boot test "$OBJ" "$KT" "harness.ftt=${ftt// /,}" || true
 	check_finished test
 	check_console "$RUN/test.console"
 	check_kunit "$RUN/test.console" "$KT"
-	check_ftracetest "$RUN/test.out"
+	"$check" "$RUN/test.out"
 	if has_stackmap "$KT" && [ -z "$(stackmap_cases "$RUN/test.out")" ]; then
 		fail "ftracetest: the tree has the stack map but test.d/stackmap listed no case"
 	fi
 	check_tool "$RUN/test.out"
-	plan_tool
-	plan_bootcheck
-	[ -n "${FTRACETEST:-}${NO_GATES:-}" ] || run_gates ${GATES:-$BASE_TEST_GATES}
 }
 
 # plan_bootcheck: trace_clock=local, as when TCG fails to calibrate the
@@ -151,7 +172,8 @@ check_full_record() {
 		echo "full run [$BASE]: $(awk -F'\t' -v b="$BASE" '$1 == b { print $3 ": " $4 }' "$FULL_RECORD")"
 		pass
 	else
-		fail "the series folders of $BASE (sha256 ${want:0:12}) have no passed ./harness full in ${FULL_RECORD#"$TOP"/} (${have:+it names ${have:0:12}}${have:-no line for $BASE}): run BASE=$BASE ./harness full and commit the file"
+		if [ -n "$have" ]; then have="it names ${have:0:12}"; else have="no line for $BASE"; fi
+		fail "the series folders of $BASE (sha256 ${want:0:12}) have no passed ./harness full in ${FULL_RECORD#"$TOP"/} ($have): run BASE=$BASE ./harness full and commit the file"
 	fi
 }
 

@@ -22,15 +22,15 @@ tool_make() {
 	fi
 }
 
-# build_tool SRC: the binary the guest runs, into $BDIR/tool. Sets TOOL to
-# it, or to "" for a series without the tool. Not in $(...): die must stop
-# the harness.
+# build_tool SRC: the binary the guest runs, for the target, into
+# $BDIR/tool (tool-T for target T). Sets TOOL to it, or to "" for a series
+# without the tool. Not in $(...): die must stop the harness.
 build_tool() {
 	TOOL=
 	has_tool "$1" || return 0
-	tool_make "$1" "$BDIR/tool" CFLAGS="-O2 -g -Werror" ||
+	tool_make "$1" "$BDIR/tool$TSUF" CFLAGS="-O2 -g -Werror" ${TARGET_CROSS:+CROSS_COMPILE=$TARGET_CROSS} ||
 		die "tools/tracing/stackmap does not build without warnings"
-	TOOL=$BDIR/tool/stackmap
+	TOOL=$BDIR/tool$TSUF/stackmap
 }
 
 # build_tool_asan SRC: the ASAN/UBSAN build, into $BDIR/tool-asan.
