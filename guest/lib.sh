@@ -14,7 +14,9 @@
 #   figure TEXT         "# figure: TEXT", a measured figure the host prints
 #   ktap_end            the plan, "1..N", and "# Totals: ...": a part that
 #                       does not reach it did not finish
-# and workload: a little scheduling, file and /proc work to trace.
+# and workload: a little scheduling, file and /proc work to trace;
+# check_kmemleak RE WHAT: kmemleak (where the kernel has it) reports no
+# object whose allocation stack matches the awk regular expression RE.
 # Results are counted in a file, so that subshells and pipelines count too.
 
 KTAP_DIR=/tmp/ktap
@@ -59,4 +61,23 @@ workload() {
 		cat /proc/self/stat > /dev/null
 		sleep 0.02
 	done
+}
+
+# kmemleak reports an object only once it is 5 seconds old: scan after that.
+check_kmemleak() {
+	local k=/sys/kernel/debug/kmemleak out=/tmp/kmemleak
+	if [ ! -w $k ]; then
+		note "no kmemleak in this kernel: leaks not checked"
+		return 0
+	fi
+	sleep 6
+	echo scan > $k
+	echo scan > $k
+	cat $k > $out
+	awk -v re="$1" '/^unreferenced object/ { if (b ~ re) print b; b = "" }
+			{ b = b $0 "\n" }
+			END { if (b ~ re) print b }' $out > $out.match
+	figure "kmemleak: $(grep -c '^unreferenced object' $out) unreferenced objects, $(grep -c '^unreferenced object' $out.match) of $2"
+	check "kmemleak: nothing of $2 leaked" "[ ! -s $out.match ]"
+	[ ! -s $out.match ] || detail 40 < $out.match
 }

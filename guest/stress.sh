@@ -284,25 +284,8 @@ echo 0 > options/func_stack_trace
 echo 0 > events/enable
 echo 1 > tracing_on
 
-# Leaks, by kmemleak where the kernel has it (the debug kernel): objects
-# left unreferenced whose allocation went through the stack map or the
-# creation of an instance. kmemleak reports an object only once it is 5
-# seconds old: scan after that.
-K=/sys/kernel/debug/kmemleak
-if [ -w $K ]; then
-	sleep 6
-	echo scan > $K
-	echo scan > $K
-	cat $K > $W/kmemleak
-	awk '/^unreferenced object/ { if (b != "" && b ~ /trace_stackmap|instance_mkdir|trace_array_create/) print b; b = "" }
-	     { b = b $0 "\n" }
-	     END { if (b ~ /trace_stackmap|instance_mkdir|trace_array_create/) print b }' $W/kmemleak > $W/leaks
-	figure "kmemleak: $(grep -c '^unreferenced object' $W/kmemleak) unreferenced objects, $(grep -c '^unreferenced object' $W/leaks) of the map or an instance"
-	check "kmemleak: nothing of the map or of an instance leaked" '[ ! -s $W/leaks ]'
-	[ ! -s $W/leaks ] || detail 40 < $W/leaks
-else
-	note "no kmemleak in this kernel: leaks not checked"
-fi
+# Leaks, by kmemleak where the kernel has it (the debug kernel).
+check_kmemleak 'trace_stackmap|instance_mkdir|trace_array_create' "the map or an instance"
 
 figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
 figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"

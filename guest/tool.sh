@@ -11,9 +11,7 @@
 T=/sys/kernel/tracing
 I=$T/instances/tooltest
 W=/tmp/tooltest
-rm -rf $W
-mkdir -p $W
-cd $W || exit 1
+rm -rf $W && mkdir -p $W && cd $W || exit 1
 
 ktap_start tooltest
 check() {
@@ -223,6 +221,18 @@ check "cookies of generations without a dump are marked, never resolved elsewher
 	'[ $rc = 1 ] && [ "$(grep -c "<stack_id [0-9]* gen [0-9]*> \[unresolved\]" $W/partial.txt)" = "$other" ] &&
 	 ! grep "<stack_id [0-9]* gen $g1>" $W/partial.txt | grep -q . && grep -q "generations no dump holds" $W/partial.err'
 
+# cookies REPORT [GEN]: how many cookies trace-cmd's REPORT holds (of GEN).
+cookies() { grep -c "kernel_stack_id: *<stack_id [0-9]* gen ${2:-[0-9]*}>" "$1"; }
+# resolve_report DUMP REPORT WHAT: the tool resolves all $n cookies of
+# trace-cmd's REPORT with DUMP, and prints their frames.
+resolve_report() {
+	stackmap resolve -k $W/kallsyms -d "$1" "$2" >"$2.resolved" 2>"$2.err"
+	rc=$?
+	detail 40 < "$2.err"
+	check "$3" '[ $rc = 0 ] && grep -q "resolved $n of $n cookies" '"$2.err"' &&
+		grep -A1 "kernel_stack_id: *<stack trace>" '"$2.resolved"' | grep -q "^ => "'
+}
+
 # trace-cmd (Debian's) reads the cookie event from its format file and the
 # tool resolves trace-cmd's report.
 if command -v trace-cmd >/dev/null; then
@@ -231,15 +241,11 @@ if command -v trace-cmd >/dev/null; then
 		sleep 0.3 >$W/tc.log 2>&1
 	stackmap save -o $W/tc.bin >/dev/null
 	trace-cmd report -i $W/tc.dat >$W/report.txt 2>&1
-	n=$(grep -c 'kernel_stack_id: *<stack_id [0-9]* gen [0-9]*>' $W/report.txt)
+	n=$(cookies $W/report.txt)
 	figure "trace-cmd $(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1): $n cookies in the report"
 	check "trace-cmd record + report show kernel_stack_id cookies, nothing FAILED TO PARSE" \
 		'[ "$n" -gt 0 ] && ! grep -q "FAILED TO PARSE" $W/report.txt'
-	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/report.txt >$W/report.resolved 2>$W/report.err
-	rc=$?
-	detail 40 < $W/report.err
-	check "resolve takes trace-cmd report output" \
-		'[ $rc = 0 ] && grep -q "resolved $n of $n cookies" $W/report.err && grep -A1 "kernel_stack_id: *<stack trace>" $W/report.resolved | grep -q "^ => "'
+	resolve_report $W/tc.bin $W/report.txt "resolve takes trace-cmd report output"
 fi
 
 # trace-cmd record -B into an instance with a map of its own (when instances
@@ -265,8 +271,8 @@ if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
 	detail 10 < $W/tcb.err
 	gb=$(cat $W/tcb.gen 2>/dev/null)
 	trace-cmd report -i $W/tcb.dat >$W/reportb.txt 2>&1
-	n=$(grep -c 'kernel_stack_id: *<stack_id [0-9]* gen [0-9]*>' $W/reportb.txt)
-	nb=$(grep -c "kernel_stack_id: *<stack_id [0-9]* gen $gb>" $W/reportb.txt)
+	n=$(cookies $W/reportb.txt)
+	nb=$(cookies $W/reportb.txt "$gb")
 	figure "trace-cmd record -B: $n cookies in the report, $nb of the instance's generation $gb"
 	check "trace-cmd record -B -O stackmap: the report holds cookies of the instance's map only" \
 		'[ -n "$gb" ] && [ "$gb" != "$gtop" ] && [ "$n" -gt 0 ] && [ "$n" = "$nb" ] && ! grep -q "FAILED TO PARSE" $W/reportb.txt'
@@ -274,11 +280,7 @@ if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
 		'[ "$(sed -n "s/^generation: //p" $T/stack_map_stat)" = "$gtop" ] && [ "$(sed -n "s/^entries: //p" $T/stack_map_stat)" = "$etop" ]'
 	check "stackmap -i saves the instance's map" \
 		'[ "$(cat $W/tcb.rc)" = 0 ] && grep -q "generation $gb," $W/tcb.out'
-	stackmap resolve -k $W/kallsyms -d $W/tcb.bin $W/reportb.txt >$W/reportb.resolved 2>$W/reportb.err
-	rc=$?
-	detail 40 < $W/reportb.err
-	check "resolve takes the -B report with the instance's dump" \
-		'[ $rc = 0 ] && grep -q "resolved $n of $n cookies" $W/reportb.err && grep -A1 "kernel_stack_id: *<stack trace>" $W/reportb.resolved | grep -q "^ => "'
+	resolve_report $W/tcb.bin $W/reportb.txt "resolve takes the -B report with the instance's dump"
 	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/reportb.txt >/dev/null 2>$W/reportb.top.err
 	check "the top level's dump resolves none of the instance's cookies" \
 		'grep -q "resolved 0 of $n cookies" $W/reportb.top.err'

@@ -20,18 +20,8 @@ TARGET_DEPS=(
 	"libc6-dev-arm64-cross:test -f /usr/aarch64-linux-gnu/include/stdio.h"
 	"qemu-system-arm:command -v qemu-system-aarch64"
 )
-# free.tc finds the map's memory in /proc/vmallocinfo by its caller,
-# trace_stackmap_create(); built with frame pointers and no sibling calls,
-# as arm64 is, the caller is the vcalloc() helper, which it cannot tell
-# from other areas: every check but the memory's release runs, and the case
-# says UNSUPPORTED.
-TARGET_UNSUPPORTED=("stackmap - free waits for readers, not for the writing file")
-# Not yet in "./harness test" and "./harness full": in an instance, the
-# function tracer's stacks on arm64 start with the ftrace_call frame of
-# ftrace_caller (x86 prints "[FTRACE TRAMPOLINE]" there, which
-# output_race.tc skips), so output_race.tc fails in its run inside an
-# instance until the test skips that frame too. ARCH=arm64 runs it.
-TARGET_TEST_BASES=none
+# "./harness test" runs it on the mainline base, "./harness full" on all.
+TARGET_TEST_BASES=7.3
 TARGET_TEST=quick
 # The kernel config of this target, after config/common.config: the
 # virt machine's PL011 console and the virtio-mmio console of the guest's

@@ -27,10 +27,6 @@ TARGET_DEPS=(
 	"qemu-system-x86:command -v qemu-system-x86_64"
 	"qemu-system-data:test -f /usr/share/qemu/qboot.rom"
 )
-# Stack map cases that cannot check all they would here and say so with
-# UNSUPPORTED: counted as skipped, with the reason printed (one that fails
-# still fails). None on x86_64.
-TARGET_UNSUPPORTED=()
 # The bases "./harness test" runs on this target: all, a list, or none (the
 # target runs only when ARCH= names it: "test" on the mainline base, "full"
 # on every base); and what it runs there: "all" (lib/plan.sh plan_test), or
