@@ -130,26 +130,13 @@ END {
 	RO["part"] = rnd(NU["part"] + 1)
 	RO["opt"] = rnd(NU["opt"] + 1)
 	RO["topt"] = rnd(NU["topt"] + 1)
+	# The kinds of write, each with the upper end of its share of [0, 1).
+	split("0.15 rand 0.25 mut 0.40 near 0.47 part 0.55 off 0.70 opt 0.85 topt 0.93 ro 1 rand", KW, " ")
 	for (it = 1; it <= n; it++) {
 		r = rand()
-		if (r < 0.15)
-			k = "rand"
-		else if (r < 0.25)
-			k = "mut"
-		else if (r < 0.40)
-			k = "near"
-		else if (r < 0.47)
-			k = "part"
-		else if (r < 0.55)
-			k = "off"
-		else if (r < 0.70)
-			k = "opt"
-		else if (r < 0.85)
-			k = "topt"
-		else if (r < 0.93)
-			k = "ro"
-		else
-			k = "rand"
+		for (i = 1; r >= KW[i] + 0; i += 2)
+			;
+		k = KW[i + 1]
 		if ((k == "near" || k == "part") && !NU[k])
 			k = "rand"
 		if (k == "rand") {

@@ -6,7 +6,8 @@
 #    (softirq), hrtimer_expire_entry and irq_handler_entry (hard irq),
 #    nmi_handler (NMI: the host injects NMIs through the QEMU monitor) with
 #    the stacktrace option; the function tracer with func_stack_trace on hot
-#    functions; a stacktrace trigger;
+#    functions and (harness.nmi=sysrq) on nmi_cpu_backtrace, which sysrq-l
+#    runs in NMI context on the other CPUs; a stacktrace trigger;
 #  - the load (modules/stackmap_load, or the 6.12 series' KUnit suite
 #    ftrace_stackmap_live): 2^15 distinct call chains on every
 #    CPU at once, twice what the map holds, the same stacks in flight on
@@ -62,16 +63,23 @@ echo nop > current_tracer
 echo > trace
 echo 4096 > buffer_size_kb
 echo 1 > options/overwrite
-for e in sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry \
-	 irq/irq_handler_entry nmi/nmi_handler; do
+nmi=$(sed -n 's/.*harness\.nmi=\([a-z]*\).*/\1/p' /proc/cmdline)
+events="sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry irq/irq_handler_entry"
+[ "$nmi" != monitor ] || events="$events nmi/nmi_handler"
+for e in $events; do
 	echo 1 > events/$e/enable || fail "cannot enable $e"
 done
 echo 1 > options/stacktrace
 echo 'vfs_read vfs_write do_sys_openat2 schedule_timeout' > set_ftrace_filter
+[ "$nmi" != sysrq ] || echo nmi_cpu_backtrace >> set_ftrace_filter || fail "cannot trace nmi_cpu_backtrace"
 echo 1 > options/func_stack_trace
 echo function > current_tracer
 echo stacktrace > events/syscalls/sys_enter_openat/trigger
-grep -q 'trace_stackmap_create' /proc/vmallocinfo 2>/dev/null && echo 0 > options/stackmap && echo free > stack_map
+echo 0 > options/stackmap
+echo free > stack_map
+# The vmalloc areas of the map's frame pool (guest/lib.sh) before it exists.
+pool_bytes=$(($(cat stack_map_capacity) * 16 * $(kernel_word)))
+areas0=$(pool_areas $pool_bytes)
 echo 1 > options/stackmap || fail "cannot set the stackmap option"
 gen0=$(stat_of generation)
 echo "$gen0" > $W/gens
@@ -97,6 +105,11 @@ bg="$bg $!"
 	echo $n > $W/live_runs
   done ) &
 bg="$bg $!"
+# NMIs from the guest: backtraces of every CPU, NMIs to the others.
+if [ "$nmi" = sysrq ]; then
+	( while [ ! -e $stop ]; do echo l > /proc/sysrq-trigger; sleep 1; done ) &
+	bg="$bg $!"
+fi
 # Readers: whole dumps, and one that keeps stack_map open for a while.
 ( while [ ! -e $stop ]; do
 	cat stack_map > /dev/null; cat stack_map_bin > /dev/null; cat stack_map_stat > /dev/null
@@ -201,95 +214,5 @@ check "the load stopped within 5 minutes of the end" 'wait_bg'
 kill $(cat $W/pipe_cat) 2>/dev/null
 wait $ctx_pid 2>/dev/null
 
-# -- checks, tracing quiet -------------------------------------------------
-# The last generation gets the full load once more, alone, so that its
-# counters can be checked exactly: the live load and a short workload.
-echo 0 > stack_map
-echo > trace
-live_keep > $W/live_last 2>&1 && echo ok >> $W/live_last
-ls -R /sys/kernel/tracing/events > /dev/null 2>&1
-echo 0 > tracing_on
-account
-gen=$(stat_of generation)
-stat_of generation >> $W/gens
-cat stack_map > $W/map.txt
-cat trace > $W/trace.txt
-cat stack_map_stat > $W/stat.txt
-live_unload
-# After the copies: a change of tracer empties the buffer.
-echo nop > current_tracer
-echo > set_ftrace_filter
-echo '!stacktrace' > events/syscalls/sys_enter_openat/trigger
-
-check "the live load ran and completed" 'grep -qx ok $W/live_last'
-grep -qx ok $W/live_last || detail 20 < $W/live_last
-# Generations only move forward, at every reset, free and reallocation.
-awk 'NR > 1 && $1 <= prev { bad = 1; print "generation " $1 " after " prev } { prev = $1 }
-     END { exit bad }' $W/gens > $W/gens.bad
-check "the generation moved forward at every reset and free ($(wc -l < $W/gens) steps)" '[ ! -s $W/gens.bad ]'
-# Every cookie of the current generation left in the buffer resolves.
-grep -o "<stack_id [0-9]* gen $gen>" $W/trace.txt | sort -u > $W/cookies
-awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' $W/map.txt | sort -u > $W/records
-grep -vxF -f $W/records $W/cookies > $W/unresolved
-unresolved=$(wc -l < $W/unresolved)
-check "cookies of the last generation in the buffer: $(wc -l < $W/cookies), all in stack_map" '[ -s $W/cookies ] && [ ! -s $W/unresolved ]'
-# The trace output prints no cookie of the live generation as unresolved.
-bad=$(grep -c "<stack_id [0-9]* gen $gen> \[unresolved\]" $W/trace.txt)
-check "the trace printed every cookie of the last generation with its frames" '[ "$bad" -eq 0 ]'
-# No stack is stored twice in a generation.
-awk '/^stack_id / { if (s != "") print s; s = ""; next } { s = s $0 "|" } END { if (s != "") print s }' \
-	$W/map.txt | sort | uniq -d > $W/dups
-dups=$(wc -l < $W/dups)
-check "no stack stored twice in the last generation ($(grep -c '^stack_id ' $W/map.txt) stored)" '[ "$dups" -eq 0 ]'
-refs=$(awk '/^stack_id / { s += $6 } END { print s + 0 }' $W/map.txt)
-succ=$(sed -n 's/^successes: //p' $W/stat.txt)
-check "refs add up to successes ($refs, $succ)" '[ "$refs" = "$succ" ]'
-entries=$(sed -n 's/^entries: //p' $W/stat.txt)
-capacity=$(sed -n 's/^capacity: //p' $W/stat.txt)
-pool=$(sed -n 's/^fallbacks_pool: //p' $W/stat.txt)
-# Deep stacks may use up the frames before the stacks run out.
-frames=$(sed -n 's/^frames: //p' $W/stat.txt)
-fcap=$(sed -n 's/^frame_capacity: //p' $W/stat.txt)
-check "the live load filled a pool ($entries of $capacity stacks, ${frames:-no} of ${fcap:-no} frames) and later stacks fell back ($pool)" \
-	'{ [ "$entries" = "$capacity" ] || { [ -n "$fcap" ] && [ $((fcap - frames)) -lt 64 ]; }; } && [ "$pool" -gt 0 ]'
-# Fallbacks are in the trace as full stacks: stacks of the live load that
-# found the pool full, and stacks deeper than the map stores.
-awk '/<stack trace>/ { on = 1; n = 0; live = 0; next }
-     on && /^ => / { n++; if ($0 ~ /live_walk|load_walk/) live = 1; next }
-     on { if (live) { full++; if (n > 64) deep++ } on = 0 }
-     END { print full + 0, deep + 0 }' $W/trace.txt > $W/full
-read full deep < $W/full
-check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
-
-if [ $inst_maps = 1 ]; then
-	runs=$(cat $W/inst_runs 2>/dev/null || echo 0)
-	figure "instance rounds $runs"
-	check "an instance with its own map created, traced, reset and removed ($runs rounds)" \
-		'[ "$runs" -gt 0 ] && [ ! -s $W/inst_bad ]'
-	[ ! -s $W/inst_bad ] || detail 10 < $W/inst_bad
-fi
-
-# Stacks per context, counted by the trace_pipe consumer.
-while read ctx c f; do
-	figure "$ctx: $c cookies, $f full stacks"
-	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
-done < $W/ctx
-
-# The final free leaves no memory behind, by the allocator's own account.
-echo 0 > options/stackmap
-echo free > stack_map
-check "no vmalloc area of the map left after the final free" '! grep -q trace_stackmap_create /proc/vmallocinfo'
-echo 0 > options/stacktrace
-echo 0 > options/func_stack_trace
-echo 0 > events/enable
-echo 1 > tracing_on
-
-# Leaks, by kmemleak where the kernel has it (the debug kernel).
-check_kmemleak 'trace_stackmap|instance_mkdir|trace_array_create' "the map or an instance"
-
-figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
-figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
-figure "unresolved cookies $unresolved, duplicates $dups"
-sed 's/^/# figure: last generation /' $W/stat.txt
-ktap_end
-exit 0
+# -- checks, tracing quiet: guest/stress-check.sh -------------------------
+. /guest/stress-check.sh

@@ -88,9 +88,11 @@ boot() {
 	qemu_cmd
 	say "booting $BASE ($mode) on $TARGET: ${TARGET_QEMU[*]}${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
 	local t0=$SECONDS rc=0 mon=() npid=
-	# The stress runs get NMIs from the host, through the QEMU monitor,
-	# while the guest asks for them (lib/nmi.py).
-	if boot_nmi "$mode"; then
+	# The stress runs get NMIs as the target says (TARGET_NMI): from the
+	# host, through the QEMU monitor, while the guest asks for them
+	# (lib/nmi.py), or from the guest's own sysrq-l.
+	boot_nmi "$mode" && args="$args harness.nmi=$TARGET_NMI $TARGET_NMI_ARGS"
+	if boot_nmi "$mode" && [ "$TARGET_NMI" = monitor ]; then
 		rm -f "$RUN/$mode.mon"
 		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off")
 	fi

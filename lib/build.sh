@@ -74,12 +74,18 @@ build_kernel() {
 	image=${TARGET_IMAGE##*/}
 	[ "$arch" = "$TARGET_KARCH" ] || image=bzImage
 	local t0=$SECONDS targets="${*:-$image}"
+	# The KCSAN kernel instruments the map, which kernel/trace/Makefile
+	# leaves out with the rest of the tracer (KCSAN_SANITIZE := n, against
+	# recursion through the function tracer): the instrumentation only
+	# calls into the KCSAN runtime, which is not traced.
+	local kvars=()
+	case " ${VARIANT:-} " in *" kcsan "*) kvars=(KCSAN_SANITIZE_trace_stackmap.o=y) ;; esac
 	say "building $(base_version "$src") for $arch in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
 	# With modules, Module.symvers too, for the harness's modules (build_modules).
 	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="$image modules"
 	# shellcheck disable=SC2046,SC2086
 	if ! make -s -C "$src" O="$obj" ARCH="$arch" $(kcross "$arch") CC="$(kcc "$arch")" \
-		-j"$JOBS" $targets >"$obj/build.log" 2>&1; then
+		"${kvars[@]}" -j"$JOBS" $targets >"$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -30 >&2 || true
 		die "kernel build failed (full log: ${obj#"$TOP"/}/build.log)"
 	fi

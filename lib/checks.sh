@@ -241,18 +241,22 @@ check_stackmap_only() {
 	echo "ftracetest [$BASE, $boot]: $n stackmap cases"
 }
 
-# check_kcsan CONSOLE: KCSAN reports whose stacks go through the stack map
-# fail; the others (races elsewhere in the kernel, which this series does
-# not touch) are counted and listed, not failed. Every other kind of
-# report fails as in check_console.
+# check_kcsan CONSOLE [PLANT]: KCSAN reports whose stacks go through the
+# stack map fail; the others (races elsewhere in the kernel, which this
+# series does not touch) are counted and listed, not failed. With PLANT (a
+# kernel with tests/kcsan-plant.patch), a report in the map must be there.
+# Every other kind of report fails as in check_console.
 check_kcsan() {
-	local con=$1 ours others
+	local con=$1 plant=${2:-} ours others
 	# A report runs from its "BUG: KCSAN:" line to the "====" line that closes it.
 	ours=$(tr -d '\r' <"$con" | awk '/BUG: KCSAN:/ { on = 1; r = "" }
 		on { r = r $0 "\n" }
 		on && /^\[ *[0-9.]+\] =+$/ { on = 0; if (r ~ /stackmap/) printf "%s", r }' )
 	others=$(grep -a 'BUG: KCSAN:' "$con" | grep -vc stackmap || true)
-	if [ -n "$ours" ]; then
+	if [ -n "$plant" ]; then
+		if [ -n "$ours" ]; then pass; else fail "KCSAN: no report of the planted missing barrier"; fi
+		echo "$ours" | head -60
+	elif [ -n "$ours" ]; then
 		fail "KCSAN: data races in the stack map:"
 		echo "$ours" | head -60
 	else

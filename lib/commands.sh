@@ -5,8 +5,8 @@
 
 cmd_deps() { deps; }
 
-# default_target_only CMD: CMD (its guest's NMIs from the QEMU monitor, its
-# clock) does not run on the other targets yet.
+# default_target_only CMD: CMD (the benchmark's clock and disk) does not run
+# on the other targets yet.
 default_target_only() {
 	[ "$TARGET" = "${TARGETS[0]}" ] ||
 		die "'$1' runs on ${TARGETS[0]} only for now (got ARCH=$TARGET)"
@@ -145,10 +145,10 @@ cmd_clean() {
 }
 
 # cmd_stress [MINUTES]: the stress run alone, on the lockdep/KASAN kernel or
-# (SANITIZER=kcsan) the KCSAN one.
+# (SANITIZER=kcsan) the KCSAN one. KCSAN_PLANT=1: a KCSAN kernel with the
+# missing barrier of tests/kcsan-plant.patch, which KCSAN must report.
 cmd_stress() {
-	local min=${1:-5} variant obj
-	default_target_only stress
+	local min=${1:-5} variant obj plant=${KCSAN_PLANT:-}
 	case "$min" in
 	'' | *[!0-9]* | 0) die "stress takes a whole number of minutes, 1 to 600 (got '$min')" ;;
 	esac
@@ -158,16 +158,23 @@ cmd_stress() {
 	kcsan) variant=kcsan ;;
 	*) die "SANITIZER must be kasan (lockdep, KASAN, UBSAN) or kcsan (got '$SANITIZER')" ;;
 	esac
+	[ -z "$plant" ] || [ "$variant" = kcsan ] || die "KCSAN_PLANT=1 needs SANITIZER=kcsan"
 	deps
 	workspace
-	obj=$(debug_obj "$variant")
-	VARIANT=$variant build_kernel "$KT" "$obj"
+	obj=$(debug_obj "$variant${plant:+-plant}")
+	if [ -n "$plant" ]; then
+		git -C "$KT" apply "$TOP/tests/kcsan-plant.patch" || die "tests/kcsan-plant.patch does not apply to ${KT#"$TOP"/}"
+		(VARIANT=$variant build_kernel "$KT" "$obj") || { git -C "$KT" apply -R "$TOP/tests/kcsan-plant.patch"; exit 1; }
+		git -C "$KT" apply -R "$TOP/tests/kcsan-plant.patch"
+	else
+		VARIANT=$variant build_kernel "$KT" "$obj"
+	fi
 	build_modules "$obj"
 	# The run, its final checks (a few minutes under KASAN) and the boot.
 	QEMU_TIMEOUT=$((min * 60 + 1200)) boot stress "$obj" "$KT" kunit.filter_glob=ftrace_stackmap_live "harness.secs=$((min * 60))" ||
 		fail "stress: the guest did not finish"
 	if [ "$variant" = kcsan ]; then
-		check_kcsan "$RUN/stress.console"
+		check_kcsan "$RUN/stress.console" "$plant"
 	else
 		check_console "$RUN/stress.console"
 	fi

@@ -23,10 +23,15 @@ TARGET_DEPS=(
 # "./harness test" runs it on the mainline base, "./harness full" on all.
 TARGET_TEST_BASES=7.3
 TARGET_TEST=quick
+# Pseudo-NMIs (GICv3 interrupt priorities, as Android kernels build them):
+# the backtrace IPIs of sysrq-l arrive as NMIs.
+TARGET_NMI=sysrq
+TARGET_NMI_ARGS=irqchip.gicv3_pseudo_nmi=1
 # The kernel config of this target, after config/common.config: the
-# virt machine's PL011 console and the virtio-mmio console of the guest's
-# results.
+# virt machine's PL011 console, the virtio-mmio console of the guest's
+# results, pseudo-NMIs (off unless booted with TARGET_NMI_ARGS).
 TARGET_KCONFIG="
+CONFIG_ARM64_PSEUDO_NMI=y
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 CONFIG_VIRTIO_MENU=y

@@ -34,6 +34,12 @@ TARGET_DEPS=(
 # command-line boot check).
 TARGET_TEST_BASES=all
 TARGET_TEST=all
+# How the stress runs get NMIs: "monitor" (the host injects them through
+# the QEMU monitor, lib/nmi.py) or "sysrq" (the guest asks for a backtrace
+# of every CPU, which the kernel sends as NMIs); the kernel arguments that
+# turn them on.
+TARGET_NMI=monitor
+TARGET_NMI_ARGS=
 # The kernel config of this target, after config/common.config: its console
 # and its unwinder.
 TARGET_KCONFIG="
