@@ -24,7 +24,8 @@ configure_kernel() {
 	# config/i386.config.
 	local frags=("$TOP/config/$arch.config")
 	if [ "$arch" = "$TARGET_KARCH" ]; then
-		printf '%s\n' "$TARGET_KCONFIG" >"$obj/target.config"
+		# The sanitizer kernels run the stress, with the target's NMIs.
+		printf '%s\n' "$TARGET_KCONFIG" ${VARIANT:+"$TARGET_NMI_KCONFIG"} >"$obj/target.config"
 		frags=("$TOP/config/common.config" "$obj/target.config")
 		for c in $BASE_CONFIGS; do frags+=("$TOP/config/$c.config"); done
 	fi

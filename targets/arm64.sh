@@ -23,15 +23,16 @@ TARGET_DEPS=(
 # "./harness test" runs it on the mainline base, "./harness full" on all.
 TARGET_TEST_BASES=7.3
 TARGET_TEST=quick
-# Pseudo-NMIs (GICv3 interrupt priorities, as Android kernels build them):
-# the backtrace IPIs of sysrq-l arrive as NMIs.
+# Pseudo-NMIs (GICv3 interrupt priorities): the backtrace IPIs of sysrq-l
+# arrive as NMIs. The sanitizer kernels, which run the stress, are built
+# with them (TARGET_NMI_KCONFIG).
 TARGET_NMI=sysrq
 TARGET_NMI_ARGS=irqchip.gicv3_pseudo_nmi=1
+TARGET_NMI_KCONFIG=CONFIG_ARM64_PSEUDO_NMI=y
 # The kernel config of this target, after config/common.config: the
-# virt machine's PL011 console, the virtio-mmio console of the guest's
-# results, pseudo-NMIs (off unless booted with TARGET_NMI_ARGS).
+# virt machine's PL011 console and the virtio-mmio console of the guest's
+# results.
 TARGET_KCONFIG="
-CONFIG_ARM64_PSEUDO_NMI=y
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
 CONFIG_VIRTIO_MENU=y

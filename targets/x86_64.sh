@@ -37,9 +37,10 @@ TARGET_TEST=all
 # How the stress runs get NMIs: "monitor" (the host injects them through
 # the QEMU monitor, lib/nmi.py) or "sysrq" (the guest asks for a backtrace
 # of every CPU, which the kernel sends as NMIs); the kernel arguments that
-# turn them on.
+# turn them on, and the config the sanitizer kernels (VARIANT) need for them.
 TARGET_NMI=monitor
 TARGET_NMI_ARGS=
+TARGET_NMI_KCONFIG=
 # The kernel config of this target, after config/common.config: its console
 # and its unwinder.
 TARGET_KCONFIG="
