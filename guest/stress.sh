@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of "./harness stress" (and of the short stress in the debug
 # boot of "./harness full"). For harness.secs=N seconds, all at once:
-#  - stacks recorded from every context: sched_switch (task), softirq_entry
-#    (softirq), hrtimer_expire_entry and irq_handler_entry (hard irq),
-#    nmi_handler (NMI: the host injects NMIs through the QEMU monitor) with
-#    the stacktrace option; the function tracer with func_stack_trace on hot
-#    functions and (harness.nmi=sysrq) on nmi_cpu_backtrace, which sysrq-l
-#    runs in NMI context on the other CPUs; a stacktrace trigger;
+#  - stacks recorded from every context, with the stacktrace option:
+#    sched_switch (task), softirq_entry (softirq), hrtimer_expire_entry and
+#    irq_handler_entry (hard irq), and NMI: nmi_handler where the host
+#    injects NMIs through the QEMU monitor (harness.nmi=monitor), ipi_entry
+#    of the backtrace IPIs of sysrq-l, pseudo-NMIs (harness.nmi=sysrq); the
+#    function tracer with func_stack_trace on hot functions; a stacktrace
+#    trigger;
 #  - the load (modules/stackmap_load, or the 6.12 series' KUnit suite
 #    ftrace_stackmap_live): 2^15 distinct call chains on every
 #    CPU at once, twice what the map holds, the same stacks in flight on
@@ -66,12 +67,12 @@ echo 1 > options/overwrite
 nmi=$(sed -n 's/.*harness\.nmi=\([a-z]*\).*/\1/p' /proc/cmdline)
 events="sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry irq/irq_handler_entry"
 [ "$nmi" != monitor ] || events="$events nmi/nmi_handler"
+[ "$nmi" != sysrq ] || events="$events ipi/ipi_entry"
 for e in $events; do
 	echo 1 > events/$e/enable || fail "cannot enable $e"
 done
 echo 1 > options/stacktrace
 echo 'vfs_read vfs_write do_sys_openat2 schedule_timeout' > set_ftrace_filter
-[ "$nmi" != sysrq ] || echo nmi_cpu_backtrace >> set_ftrace_filter || fail "cannot trace nmi_cpu_backtrace"
 echo 1 > options/func_stack_trace
 echo function > current_tracer
 echo stacktrace > events/syscalls/sys_enter_openat/trigger
