@@ -75,14 +75,12 @@ build_kernel() {
 	image=${TARGET_IMAGE##*/}
 	[ "$arch" = "$TARGET_KARCH" ] || image=bzImage
 	local t0=$SECONDS targets="${*:-$image}"
-	# The KCSAN kernel instruments the map alone: kernel/trace/Makefile
-	# leaves it out with the rest of the tracer (KCSAN_SANITIZE := n,
-	# against recursion through the function tracer; the instrumentation
-	# only calls into the KCSAN runtime, which is not traced), and with
-	# nothing else instrumented, config/kcsan.config can watch one access
-	# in a few hundred, which a missing barrier needs.
+	# The KCSAN kernel instruments the map, which kernel/trace/Makefile
+	# leaves out with the rest of the tracer (KCSAN_SANITIZE := n, against
+	# recursion through the function tracer): the instrumentation only
+	# calls into the KCSAN runtime, which is not traced.
 	local kvars=()
-	case " ${VARIANT:-} " in *" kcsan "*) kvars=(KCSAN_SANITIZE=n KCSAN_SANITIZE_trace_stackmap.o=y) ;; esac
+	case " ${VARIANT:-} " in *" kcsan "*) kvars=(KCSAN_SANITIZE_trace_stackmap.o=y) ;; esac
 	say "building $(base_version "$src") for $arch in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
 	# With modules, Module.symvers too, for the harness's modules (build_modules).
 	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="$image modules"
