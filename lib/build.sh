@@ -6,11 +6,12 @@ has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
 # configure_kernel SRC OBJ: the .config of SRC in OBJ, as build_kernel
 # makes it: tinyconfig, config/common.config, the target's TARGET_KCONFIG,
-# the base's fragments, the feature's. build_kernel SRC OBJ [DIR/...]: configure and build SRC into
-# OBJ, or (with DIRs) only the objects of those directories. ARCH=i386
-# builds the 32-bit configuration; STACKMAP=n leaves the feature out; VARIANT=debug or kcsan
-# adds config/VARIANT.config and, if there is one, config/VARIANT-BASE.config
-# (the sanitizer kernels, see debug_obj); VARIANT may name several, in order.
+# the base's fragments, the feature's. build_kernel SRC OBJ [DIR/...]:
+# configure and build SRC into OBJ, or (with DIRs) only the objects of those
+# directories. ARCH=i386 builds the 32-bit configuration; STACKMAP=n leaves
+# the feature out; VARIANT=debug or kcsan adds config/VARIANT.config and, if
+# there is one, config/VARIANT-BASE.config (the sanitizer kernels, see
+# debug_obj); VARIANT may name several, in order.
 configure_kernel() {
 	local src=$1 obj=$2 arch=${ARCH:-$TARGET_KARCH} c
 	mkdir -p "$obj"
