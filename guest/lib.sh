@@ -17,10 +17,11 @@
 # and workload: a little scheduling, file and /proc work to trace;
 # check_kmemleak RE WHAT: kmemleak (where the kernel has it) reports no
 # object whose allocation stack matches the awk regular expression RE.
-# kernel_word: the kernel's word size in bytes. pool_areas BYTES: how many
-# vmalloc areas hold a stack map's frame pool of BYTES, allocated by
-# trace_stackmap_create(), or by the vcalloc() helper (which a kernel
-# without sibling calls names) with just enough pages for BYTES.
+# pool_areas FRAMES [FILE]: how many vmalloc areas of FILE (/proc/vmallocinfo)
+# hold a stack map's frame pool of FRAMES words: allocated by
+# trace_stackmap_create(), or by the vcalloc() helper (which a kernel without
+# sibling calls names) with exactly the pages of the pool. The word size is
+# the width of the addresses in the file.
 # Results are counted in a file, so that subshells and pipelines count too.
 
 KTAP_DIR=/tmp/ktap
@@ -86,15 +87,14 @@ check_kmemleak() {
 	[ ! -s $out.match ] || detail 40 < $out.match
 }
 
-kernel_word() { echo $((($(head -n 1 /proc/kallsyms | cut -d ' ' -f 1 | wc -c) - 1) / 2)); }
 pool_areas() {
-	awk -v pool="$1" '$3 ~ /^trace_stackmap_create[+.]/ { n++; next }
-		$3 ~ /^(__vmalloc_array|__vcalloc|vcalloc)(_noprof)?\+/ {
-			for (i = 4; i <= NF; i++)
-				if ($i ~ /^pages=/) {
-					p = substr($i, 7); ps = $2 / (p + 1)
-					if (p * ps >= pool && (p - 1) * ps < pool) n++
-				}
+	awk -v frames="$1" '
+		{ split($1, a, "-"); word = (length(a[1]) - 2) / 2 }
+		$3 ~ /^trace_stackmap_create[+.]/ { n++; next }
+		$3 ~ /^(__vmalloc_array|__vcalloc|vcalloc)(_noprof)?[+.]/ && match($0, / pages=[0-9]+/) {
+			p = substr($0, RSTART + 7, RLENGTH - 7)
+			if (p * ($2 / (p + 1)) == frames * word)
+				n++
 		}
-		END { print n + 0 }' /proc/vmallocinfo
+		END { print n + 0 }' "${2:-/proc/vmallocinfo}"
 }

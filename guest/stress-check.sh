@@ -81,7 +81,7 @@ done < $W/ctx
 # The final free leaves no memory behind, by the allocator's own account.
 echo 0 > options/stackmap
 echo free > stack_map
-check "no vmalloc area of the map left after the final free" '[ "$(pool_areas $pool_bytes)" = "$areas0" ]'
+check "no vmalloc area of the map left after the final free" '[ "$(pool_areas $pool_frames)" = "$areas0" ]'
 echo 0 > options/stacktrace
 echo 0 > options/func_stack_trace
 echo 0 > events/enable

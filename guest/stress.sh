@@ -78,10 +78,12 @@ echo function > current_tracer
 echo stacktrace > events/syscalls/sys_enter_openat/trigger
 echo 0 > options/stackmap
 echo free > stack_map
-# The vmalloc areas of the map's frame pool (guest/lib.sh) before it exists.
-pool_bytes=$(($(cat stack_map_capacity) * 16 * $(kernel_word)))
-areas0=$(pool_areas $pool_bytes)
+# The vmalloc areas before the map exists: those that look like its frame
+# pool (guest/lib.sh) are not its own.
+cat /proc/vmallocinfo > $W/vmallocinfo0
 echo 1 > options/stackmap || fail "cannot set the stackmap option"
+pool_frames=$(stat_of frame_capacity)
+areas0=$(pool_areas $pool_frames $W/vmallocinfo0)
 gen0=$(stat_of generation)
 echo "$gen0" > $W/gens
 echo 1 > tracing_on
