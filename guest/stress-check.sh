@@ -90,6 +90,42 @@ echo 1 > tracing_on
 # Leaks, by kmemleak where the kernel has it (the debug kernel).
 check_kmemleak 'trace_stackmap|instance_mkdir|trace_array_create' "the map or an instance"
 
+# Under KCSAN (the kcsan kernel of "./harness stress"), with a watchpoint
+# every 10 or 20 accesses instead of KCSAN's default of one in 4000: a
+# plain write to an element is then likely to be watched and, with weak
+# memory modelled, watched again after the release that should have ordered
+# it. First modules/stackmap_race for 90 s: two CPUs look up the same
+# stacks in step as they are stored, the one that did not store a stack
+# reading it right after its publication. With the planted missing release
+# of tests/kcsan-plant.patch, KCSAN reported that race 3 times in three
+# runs of 10 s at 10 (2048 stacks each, 0 to 2 reports a run): about 4 are
+# expected in 90 s, and none with a chance of about 1 in 100. Then the map's KUnit suite once more, at 20 (at
+# 5 the kernel is so slow that its time-bounded cases do not get every
+# stack in). lib/checks.sh reads the console.
+kcsan=/sys/module/kcsan/parameters/skip_watch
+suite=/sys/kernel/debug/kunit/ftrace_stackmap
+if [ -w $kcsan ]; then
+	sw=$(cat $kcsan)
+	echo 10 > $kcsan
+	if [ -f /lib/modules/stackmap_race.ko ]; then
+		check "two CPUs looked up the same stacks as they were stored, for 90 s, and got the same cookies" \
+			'insmod /lib/modules/stackmap_race.ko secs=90 && rmmod stackmap_race'
+		dmesg | grep 'stackmap_race: ' | tail -n 3 | detail
+	else
+		fail "KCSAN: no modules/stackmap_race.ko to race the map's publication"
+	fi
+	echo 20 > $kcsan
+	if [ -e $suite/run ]; then
+		echo run > $suite/run 2>/dev/null
+		check "the map's KUnit suite passes again with KCSAN watching every 20th access" \
+			'grep -q "^ok [0-9]* ftrace_stackmap" $suite/results'
+		grep "ok [0-9]* " $suite/results | detail 40
+	else
+		fail "KCSAN: no $suite/run to run the map's KUnit suite again"
+	fi
+	echo "$sw" > $kcsan
+fi
+
 figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
 figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
 figure "unresolved cookies $unresolved, duplicates $dups"
