@@ -7,10 +7,12 @@ Fuzz the stackmap tool (tools/tracing/stackmap), built with
 makes its inputs from "SEED:I" alone (lib/toolfuzz_gen.py: kallsyms, text
 and raw dumps, traces, folded stacks, most of them mutated). It runs
 resolve, folded, top, -r, flamegraph, a dump twice, the raw and text dumps
-of one generation together, a directory of dumps (5 s each).
+of one generation together, a directory of dumps (5 s of CPU time each).
 
-A finding is a sanitizer report, a death by signal, a timeout or an exit
-status other than 0, 1, 2. The first run of each (by the top frame of the
+A finding is a sanitizer report, a death by signal, a run over its CPU time
+(a loop) or over 120 s of wall time (a run that blocks), or an exit status
+other than 0, 1, 2. CPU time, not wall time: a busy host (the fuzz runs
+beside the kernel's boots) makes no finding. The first run of each (by the top frame of the
 report) is kept in DIR/findings/NNN (emptied first): its inputs, stderr and
 cmd.sh to replay it. Leaks are not findings: each run is a short command
 that exits. Prints one KTAP part, "toolfuzz", for lib/ktap.py.
@@ -20,8 +22,10 @@ import argparse
 import os
 import random
 import re
+import resource
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -29,7 +33,8 @@ import time
 
 from toolfuzz_gen import make_case
 
-TIMEOUT = 5
+CPU_LIMIT = 5
+WALL_LIMIT = 120
 
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
@@ -50,10 +55,18 @@ def finding_key(rc, err, kind):
         return "UBSan: %s at %s:%s" % (re.sub(r"-?\d+", "N", ubsan.group(3))[:60],
                                        os.path.basename(ubsan.group(1)), ubsan.group(2))
     if rc is None:
-        return "timeout (%d s) in %s" % (TIMEOUT, kind)
+        return "timeout (%d s of wall time) in %s" % (WALL_LIMIT, kind)
+    if rc == -signal.SIGXCPU:
+        return "over %d s of CPU time in %s" % (CPU_LIMIT, kind)
     if rc < 0 or rc > 2:
         return "%s %d in %s" % ("signal" if rc < 0 else "exit status", abs(rc), kind)
     return None
+
+
+def limits():
+    """In the child: CPU_LIMIT seconds of CPU time, then SIGXCPU; no core."""
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def run(args, i, rundir):
@@ -64,15 +77,13 @@ def run(args, i, rundir):
     for name, data in files.items():
         with open(os.path.join(rundir, name), "wb") as f:
             f.write(data)
-    for _ in range(2):  # a timeout counts if a second try times out too: a busy host
-        try:
-            p = subprocess.run([args.binary] + argv, cwd=rundir, env=dict(os.environ, **ENV),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, timeout=TIMEOUT)
-            rc, err = p.returncode, p.stderr
-            break
-        except subprocess.TimeoutExpired as e:
-            rc, err = None, e.stderr or b""
+    try:
+        p = subprocess.run([args.binary] + argv, cwd=rundir, env=dict(os.environ, **ENV),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=WALL_LIMIT, preexec_fn=limits)
+        rc, err = p.returncode, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, err = None, e.stderr or b""
     err = err.decode(errors="replace")
     return argv, err, finding_key(rc, err, kind)
 
@@ -84,7 +95,8 @@ def save(args, d, key, i, rundir, argv, err):
         f.write(err)
     with open(os.path.join(d, "cmd.sh"), "w") as f:
         f.write("#!/bin/sh\n# %s\n# toolfuzz seed %d, run %d\ncd \"$(dirname \"$0\")\" &&\n"
-                "%s exec %s\n" % (key, args.seed, i, " ".join("%s=%s" % kv for kv in ENV.items()),
+                "ulimit -t %d && %s exec %s\n" % (key, args.seed, i, CPU_LIMIT,
+                   " ".join("%s=%s" % kv for kv in ENV.items()),
                    shlex.join([args.binary] + argv)))
     os.chmod(os.path.join(d, "cmd.sh"), 0o755)
 
