@@ -25,10 +25,9 @@ bench_disk() {
 }
 
 cmd_bench() {
-	default_target_only bench
 	case "${1:-}" in
 	'') ;;
-	peers) bench_peers; return ;;
+	peers) default_target_only "bench peers"; bench_peers; return ;;
 	*) die "bench takes nothing (the benchmark) or 'peers' (got '$1')" ;;
 	esac
 	local rounds=${ROUNDS:-15} out=$BDIR/bench$TSUF
@@ -38,16 +37,19 @@ cmd_bench() {
 	icount)
 		# Virtual time counts guest instructions, one per ns: the same
 		# work takes the same time in every run, whatever the host does.
-		# The guest calibrates its TSC against the PIT in that time.
+		# The guest calibrates its TSC against the PIT in that time
+		# (x86_64), or reads the architected timer (arm64). With
+		# -icount, QEMU runs the vCPUs in one thread.
 		QEMU_MORE=(-icount shift=0,sleep=off)
 		how="QEMU TCG with -icount shift=0,sleep=off: times are guest instructions (1 ns each)" ;;
 	host)
 		# Under plain TCG the guest reads the host's TSC, but cannot
 		# calibrate it without HPET or ACPI and falls back to jiffies
 		# (4 ms). Give it the host's rate so that times have ns.
+		# (arm64 reads its architected timer, which needs no help.)
 		local khz
 		khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-		[ -n "$khz" ] && args=(tsc_early_khz="$khz" tsc=reliable)
+		[ -n "$khz" ] && [ "$TARGET_KARCH" = x86_64 ] && args=(tsc_early_khz="$khz" tsc=reliable)
 		how="QEMU TCG, host time: times are host wall-clock time, as noisy as the host" ;;
 	*) die "CLOCK must be icount (guest instructions, the default) or host (wall clock) (got '$clock')" ;;
 	esac
@@ -68,7 +70,8 @@ cmd_bench() {
 	local disk=()
 	if [ "$drounds" -gt 0 ]; then
 		bench_disk "$BDIR/bench-disk-25.img"
-		disk=(-drive "file=$BDIR/bench-disk-25.img,if=virtio,format=raw,cache=unsafe")
+		disk=(-drive "file=$BDIR/bench-disk-25.img,if=none,id=bench,format=raw,cache=unsafe"
+			-device "$TARGET_BLK,drive=bench")
 	fi
 	QEMU_MORE+=("${disk[@]}")
 	QEMU_TIMEOUT=$((QEMU_TIMEOUT + drounds * 600)) \
@@ -85,7 +88,7 @@ cmd_bench() {
 	fi
 	{
 		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
-		echo "qemu-system-x86_64 -accel tcg,thread=single -smp 2, Linux $(base_version "$KT") + patches/$BASE."
+		echo "${TARGET_QEMU[*]}, Linux $(base_version "$KT") + patches/$BASE."
 		echo "$how."
 		echo "$series"
 		echo

@@ -83,7 +83,7 @@ stackmap_cases() { tr -d '\r' <"$1" | sed -n 's/^=== STACKMAP CASE //p' | sed -E
 # passed there must have run.
 check_ftracetest() {
 	local out=$1 res name was n=0
-	[ -f "$BASELINE" ] || die "${BASELINE#"$TOP"/} is missing (./harness baseline)"
+	[ -f "$BASELINE" ] || die "${BASELINE#"$TOP"/} is missing (BASE=$BASE${TSUF:+ ARCH=$TARGET} ./harness baseline)"
 	local cases smcases basecases names missing
 	ft_finished "$out" >/dev/null || fail "ftracetest: $(ft_finished "$out")"
 	cases=$(ft_results "$out" | ft_number)

@@ -26,9 +26,11 @@
 #   gates      BASE_FULL_GATES (sparse, Sphinx, the per-patch bisect build,
 #              =n, i386)
 #   and writes the base's line of tests/full-run.txt when nothing failed.
-# On a target other than the default one (targets/T.sh, TARGET_TEST=quick),
-# both tiers run plan_quick: the build, the test boot with test.d/stackmap
-# alone and the boot check.
+# On a target other than the default one (targets/T.sh), test runs
+# plan_quick (TARGET_TEST=quick): the build, the test boot with
+# test.d/stackmap alone and the boot check; full runs plan_target
+# (TARGET_FULL=target): the same with the regression subset against the
+# target's own baseline, the debug kernel and the target's gates.
 
 # The ftracetest regression subset: the directories whose cases the series
 # could break, held to the base's own results.
@@ -69,6 +71,36 @@ plan_quick() {
 	cmd_build
 	test_boot "${FTRACETEST:-test.d/stackmap}" check_stackmap_only
 	plan_bootcheck
+}
+
+# plan_target: "full" on a target other than the default one: what the
+# architecture can break. The build; the test boot with the regression
+# subset, held to the target's own baseline
+# (tests/ftracetest-baseline-BASE-T.txt), and every test.d/stackmap case;
+# the boot check; the debug kernel with its stress run; the gates that
+# build for the target (TARGET_GATES). The tool's host tests and fuzz run
+# and the gates that read the patches are the same on every target and run
+# on the default one. Its result is recorded as BASE/T in
+# tests/full-run.txt, which "test" does not require.
+plan_target() {
+	local f0=$FAILED t0=$SECONDS digest
+	digest=$(series_digest)
+	deps
+	workspace
+	cmd_build
+	test_boot "${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}" check_ftracetest
+	plan_bootcheck
+	[ -n "${NO_DEBUG:-}" ] || plan_debug
+	[ -n "${NO_GATES:-}" ] || run_gates ${GATES:-$TARGET_GATES}
+	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}" ]; then
+		say "a narrowed full run: nothing recorded"
+	elif [ "$FAILED" -ne "$f0" ]; then
+		say "$BASE on $TARGET failed: nothing recorded"
+	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
+		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
+	else
+		write_full_record "$digest" "$((SECONDS - t0))"
+	fi
 }
 
 # test_boot FTT CHECK: the test boot, with the ftracetest directories or
@@ -162,8 +194,8 @@ series_digest() {
 	) | sha256sum | cut -c1-64
 }
 
-# tests/full-run.txt: "BASE<TAB>digest<TAB>date<TAB>result", one line a base,
-# written by a full run that passed. A series cannot change without one.
+# tests/full-run.txt: "BASE<TAB>digest<TAB>date<TAB>result", one line a base
+# (and "BASE/T" for target T), written by a full run that passed. A series cannot change without one.
 check_full_record() {
 	local want have
 	want=$(series_digest)
@@ -180,14 +212,15 @@ check_full_record() {
 # write_full_record DIGEST SECONDS
 write_full_record() {
 	local line tmp
-	line=$(printf '%s\t%s\t%s\t%s' "$BASE" "$1" "$(date -u +%Y-%m-%dT%H:%MZ)" \
+	local key=$BASE${TSUF:+/$TARGET}
+	line=$(printf '%s\t%s\t%s\t%s' "$key" "$1" "$(date -u +%Y-%m-%dT%H:%MZ)" \
 		"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $2 s")
 	tmp=$(mktemp)
 	{
 		echo "# Written by ./harness full when a base passes; ./harness test fails unless"
 		echo "# the base's series folders (sha256 of patches/BASE*) are the ones named here."
-		echo "# BASE<TAB>sha256<TAB>date<TAB>result"
-		[ ! -f "$FULL_RECORD" ] || awk -F'\t' -v b="$BASE" '!/^#/ && $1 != b' "$FULL_RECORD"
+		echo "# BASE (BASE/T: full on target T, not required)<TAB>sha256<TAB>date<TAB>result"
+		[ ! -f "$FULL_RECORD" ] || awk -F'\t' -v b="$key" '!/^#/ && $1 != b' "$FULL_RECORD"
 		echo "$line"
 	} >"$tmp"
 	mv "$tmp" "$FULL_RECORD"

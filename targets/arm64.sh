@@ -20,15 +20,21 @@ TARGET_DEPS=(
 	"libc6-dev-arm64-cross:test -f /usr/aarch64-linux-gnu/include/stdio.h"
 	"qemu-system-arm:command -v qemu-system-aarch64"
 )
-# "./harness test" runs it on the mainline base, "./harness full" on all.
+# "./harness test" runs it on the mainline base, "./harness full" on all:
+# plan_quick and plan_target of lib/plan.sh, the latter with the gates that
+# build for the target.
 TARGET_TEST_BASES=7.3
 TARGET_TEST=quick
+TARGET_FULL=target
+TARGET_GATES="w1 bisect"
 # Pseudo-NMIs (GICv3 interrupt priorities): the backtrace IPIs of sysrq-l
 # arrive as NMIs. The sanitizer kernels, which run the stress, are built
 # with them (TARGET_NMI_KCONFIG).
 TARGET_NMI=sysrq
 TARGET_NMI_ARGS=irqchip.gicv3_pseudo_nmi=1
 TARGET_NMI_KCONFIG=CONFIG_ARM64_PSEUDO_NMI=y
+# The benchmark's disk: on virtio-mmio, as the console, not on PCI.
+TARGET_BLK=virtio-blk-device
 # The kernel config of this target, after config/common.config: the
 # virt machine's PL011 console and the virtio-mmio console of the guest's
 # results.

@@ -34,6 +34,8 @@ TARGET_DEPS=(
 # command-line boot check).
 TARGET_TEST_BASES=all
 TARGET_TEST=all
+TARGET_FULL=all
+TARGET_GATES=
 # How the stress runs get NMIs: "monitor" (the host injects them through
 # the QEMU monitor, lib/nmi.py) or "sysrq" (the guest asks for a backtrace
 # of every CPU, which the kernel sends as NMIs); the kernel arguments that
@@ -41,6 +43,8 @@ TARGET_TEST=all
 TARGET_NMI=monitor
 TARGET_NMI_ARGS=
 TARGET_NMI_KCONFIG=
+# The benchmark's disk.
+TARGET_BLK=virtio-blk-pci
 # The kernel config of this target, after config/common.config: its console
 # and its unwinder.
 TARGET_KCONFIG="
