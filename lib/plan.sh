@@ -92,15 +92,7 @@ plan_target() {
 	plan_bootcheck
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}" ] || run_gates ${GATES:-$TARGET_GATES}
-	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}" ]; then
-		say "a narrowed full run: nothing recorded"
-	elif [ "$FAILED" -ne "$f0" ]; then
-		say "$BASE on $TARGET failed: nothing recorded"
-	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
-		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
-	else
-		write_full_record "$digest" "$((SECONDS - t0))"
-	fi
+	full_record "$f0" "$t0" "$digest"
 }
 
 # test_boot FTT CHECK: the test boot, with the ftracetest directories or
@@ -149,10 +141,18 @@ plan_full() {
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
 	toolfuzz_wait
+	full_record "$f0" "$t0" "$digest"
+}
+
+# full_record F0 T0 DIGEST: a full run that began with F0 failures at T0
+# seconds, on the series folders of sha256 DIGEST, writes its line of
+# tests/full-run.txt if it was whole, passed and ran what the folders hold.
+full_record() {
+	local f0=$1 t0=$2 digest=$3
 	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}${TOOLFUZZ_SECS:-}" ]; then
 		say "a narrowed full run: nothing recorded"
 	elif [ "$FAILED" -ne "$f0" ]; then
-		say "$BASE failed: nothing recorded"
+		say "$BASE on $TARGET failed: nothing recorded"
 	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
 		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
 	else
