@@ -72,11 +72,23 @@ if [ $inst_maps = 1 ]; then
 	[ ! -s $W/inst_bad ] || detail 10 < $W/inst_bad
 fi
 
-# Stacks per context, counted by the trace_pipe consumer.
-while read ctx c f; do
+# Stacks per context, counted by the trace_pipe consumer in a sample of the
+# top level's trace; NMI context, where an instance recorded every NMI
+# event, counted there, each event followed by its stack.
+while read ctx c f e; do
 	figure "$ctx: $c cookies, $f full stacks"
+	[ "$ctx" != nmi ] || [ ! -s $W/ctx_nmi ] || continue
 	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
 done < $W/ctx
+if [ -s $W/ctx_nmi ]; then
+	read ctx c f e <<EOF
+$(grep '^nmi ' $W/ctx_nmi)
+EOF
+	lost=$(cat $W/nmi_lost)
+	figure "nmi, instance stress_nmi: $e events, $c cookies, $f full stacks, $lost lost"
+	check "stacks recorded as cookies from nmi context (instance stress_nmi)" '[ "$c" -gt 0 ]'
+	check "each NMI event of stress_nmi followed by its stack" '[ "$lost" -gt 0 ] || [ $((c + f)) -eq "$e" ]'
+fi
 
 # The final free leaves no memory behind, by the allocator's own account.
 echo 0 > options/stackmap

@@ -86,6 +86,27 @@ pool_frames=$(stat_of frame_capacity)
 areas0=$(pool_areas $pool_frames $W/vmallocinfo0)
 gen0=$(stat_of generation)
 echo "$gen0" > $W/gens
+inst_maps=0
+if mkdir instances/stress_probe 2>/dev/null; then
+	[ -e instances/stress_probe/options/stackmap ] && inst_maps=1
+	rmdir instances/stress_probe
+fi
+# Where instances have maps: an instance that records the NMI event alone,
+# in a buffer that keeps all of it. The top level's consumer reads a sample
+# of a flood, a few NMIs in a minute at best; this one sees every stack
+# taken in NMI context, stored in a map of its own.
+nmi_event=
+[ "$nmi" != monitor ] || nmi_event=nmi/nmi_handler
+[ "$nmi" != sysrq ] || nmi_event=ipi/ipi_entry
+nmi_inst=instances/stress_nmi
+if [ $inst_maps = 1 ] && [ -n "$nmi_event" ]; then
+	mkdir $nmi_inst || fail "cannot create the instance stress_nmi"
+	echo 0 > $nmi_inst/options/overwrite
+	echo 4096 > $nmi_inst/buffer_size_kb
+	echo 1 > $nmi_inst/options/stackmap || fail "cannot set stackmap in stress_nmi"
+	echo 1 > $nmi_inst/options/stacktrace
+	echo 1 > $nmi_inst/events/$nmi_event/enable || fail "cannot enable $nmi_event in stress_nmi"
+fi
 echo 1 > tracing_on
 
 # -- load ------------------------------------------------------------------
@@ -130,11 +151,6 @@ bg="$bg $!"
 # traced, read, reset and removed with its option set, in a loop beside the
 # top level. A round that finds no map or cannot remove the instance is
 # logged in inst_bad.
-inst_maps=0
-if mkdir instances/stress_probe 2>/dev/null; then
-	[ -e instances/stress_probe/options/stackmap ] && inst_maps=1
-	rmdir instances/stress_probe
-fi
 if [ $inst_maps = 1 ]; then
 ( n=0 d=instances/stress_inst
   while [ ! -e $stop ]; do
@@ -159,15 +175,21 @@ fi
 # long run would not fit in the guest's memory): the third character of the
 # flags field says NMI (Z/z), hard irq (h/H) or softirq (s). Its cat is
 # killed at the end; awk then writes the counts.
-( cat trace_pipe & echo $! > $W/pipe_cat; wait ) | awk 'match($0, /\] [^ ]+ /) {
+# ctx_count: "CONTEXT COOKIES FULL EVENTS" for each context, from the trace
+# text on its input (EVENTS: the lines that are neither stacks nor frames).
+ctx_count() {
+	awk 'match($0, /\] [^ ]+ /) {
 	f = substr($0, RSTART + 2, RLENGTH - 3); c = substr(f, 3, 1)
 	ctx = "task"
 	if (c == "Z" || c == "z") ctx = "nmi"; else if (c == "h" || c == "H") ctx = "hardirq"; else if (c == "s") ctx = "softirq"
 	if ($0 ~ /<stack_id [0-9]+ gen [0-9]+>/) cookie[ctx]++
 	else if ($0 ~ /<stack trace>/) full[ctx]++
+	else ev[ctx]++
      }
      END { split("task softirq hardirq nmi", k, " ")
-	   for (i = 1; i <= 4; i++) printf "%s %d %d\n", k[i], cookie[k[i]], full[k[i]] }' > $W/ctx &
+	   for (i = 1; i <= 4; i++) printf "%s %d %d %d\n", k[i], cookie[k[i]], full[k[i]], ev[k[i]] }'
+}
+( cat trace_pipe & echo $! > $W/pipe_cat; wait ) | ctx_count > $W/ctx &
 ctx_pid=$!
 # Control: reset, flip the option, free and reallocate. Each step logs the
 # generation, and the counters of the generation it ends.
@@ -216,6 +238,14 @@ wait_bg() {
 check "the load stopped within 5 minutes of the end" 'wait_bg'
 kill $(cat $W/pipe_cat) 2>/dev/null
 wait $ctx_pid 2>/dev/null
+# The NMI instance: counted, then removed before the checks count the
+# map's memory.
+if [ -d $nmi_inst ]; then
+	echo 0 > $nmi_inst/tracing_on
+	ctx_count < $nmi_inst/trace > $W/ctx_nmi
+	cat $nmi_inst/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' > $W/nmi_lost
+	rmdir $nmi_inst || fail "cannot remove the instance stress_nmi"
+fi
 
 # -- checks, tracing quiet: guest/stress-check.sh -------------------------
 . /guest/stress-check.sh
