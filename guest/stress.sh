@@ -5,8 +5,9 @@
 #  - stacks recorded from every context, with the stacktrace option:
 #    sched_switch (task), softirq_entry (softirq), hrtimer_expire_entry and
 #    irq_handler_entry (hard irq), and NMI: nmi_handler where the host
-#    injects NMIs through the QEMU monitor (harness.nmi=monitor), ipi_entry
-#    of the backtrace IPIs of sysrq-l, pseudo-NMIs (harness.nmi=sysrq); the
+#    injects NMIs through the QEMU monitor (harness.nmi=monitor),
+#    irq_handler_entry of the backtrace IPIs of sysrq-l, pseudo-NMIs on
+#    arm64 (harness.nmi=sysrq; arm64 does not trace ipi_entry for them); the
 #    function tracer with func_stack_trace on hot functions; a stacktrace
 #    trigger;
 #  - the load (modules/stackmap_load, or the 6.12 series' KUnit suite
@@ -67,7 +68,6 @@ echo 1 > options/overwrite
 nmi=$(sed -n 's/.*harness\.nmi=\([a-z]*\).*/\1/p' /proc/cmdline)
 events="sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry irq/irq_handler_entry"
 [ "$nmi" != monitor ] || events="$events nmi/nmi_handler"
-[ "$nmi" != sysrq ] || events="$events ipi/ipi_entry"
 for e in $events; do
 	echo 1 > events/$e/enable || fail "cannot enable $e"
 done
@@ -91,13 +91,15 @@ if mkdir instances/stress_probe 2>/dev/null; then
 	[ -e instances/stress_probe/options/stackmap ] && inst_maps=1
 	rmdir instances/stress_probe
 fi
-# Where instances have maps: an instance that records the NMI event alone,
-# in a buffer that keeps all of it. The top level's consumer reads a sample
-# of a flood, a few NMIs in a minute at best; this one sees every stack
-# taken in NMI context, stored in a map of its own.
+# Where instances have maps: an instance that records only the event NMIs
+# fire (nmi_handler; on arm64 irq_handler_entry, of every interrupt,
+# pseudo-NMIs among them), in a buffer that keeps all of it. The top
+# level's consumer reads a sample of a flood, a few NMIs in a minute at
+# best; this one sees every stack taken in NMI context, stored in a map of
+# its own.
 nmi_event=
 [ "$nmi" != monitor ] || nmi_event=nmi/nmi_handler
-[ "$nmi" != sysrq ] || nmi_event=ipi/ipi_entry
+[ "$nmi" != sysrq ] || nmi_event=irq/irq_handler_entry
 nmi_inst=instances/stress_nmi
 if [ $inst_maps = 1 ] && [ -n "$nmi_event" ]; then
 	mkdir $nmi_inst || fail "cannot create the instance stress_nmi"
