@@ -92,11 +92,10 @@ if mkdir instances/stress_probe 2>/dev/null; then
 	rmdir instances/stress_probe
 fi
 # Where instances have maps: an instance that records only the event NMIs
-# fire (nmi_handler; on arm64 irq_handler_entry, of every interrupt,
-# pseudo-NMIs among them), in a buffer that keeps all of it. The top
-# level's consumer reads a sample of a flood, a few NMIs in a minute at
-# best; this one sees every stack taken in NMI context, stored in a map of
-# its own.
+# fire (nmi_handler; on arm64 irq_handler_entry of the IPIs, pseudo-NMIs
+# among them), in a buffer that keeps all of it. The top level's consumer
+# reads a sample of a flood, a few NMIs in a minute at best; this one sees
+# every stack taken in NMI context, stored in a map of its own.
 nmi_event=
 [ "$nmi" != monitor ] || nmi_event=nmi/nmi_handler
 [ "$nmi" != sysrq ] || nmi_event=irq/irq_handler_entry
@@ -107,6 +106,10 @@ if [ $inst_maps = 1 ] && [ -n "$nmi_event" ]; then
 	echo 4096 > $nmi_inst/buffer_size_kb
 	echo 1 > $nmi_inst/options/stackmap || fail "cannot set stackmap in stress_nmi"
 	echo 1 > $nmi_inst/options/stacktrace
+	# arm64: only the IPIs, the backtrace's among them, so that the buffer
+	# keeps them all.
+	[ "$nmi" != sysrq ] || echo 'name == "IPI"' > $nmi_inst/events/$nmi_event/filter ||
+		fail "cannot filter $nmi_event in stress_nmi"
 	echo 1 > $nmi_inst/events/$nmi_event/enable || fail "cannot enable $nmi_event in stress_nmi"
 fi
 echo 1 > tracing_on
