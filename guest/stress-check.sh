@@ -86,6 +86,7 @@ $(grep '^nmi ' $W/ctx_nmi)
 EOF
 	lost=$(cat $W/nmi_lost)
 	figure "nmi, instance stress_nmi: $e events, $c cookies, $f full stacks, $lost lost"
+	figure "stress_nmi's map: $(grep -E '^(entries|successes|fallbacks_pool|fallbacks_probe|busy):' $W/nmi_stat | tr '\n' ' ')"
 	check "stacks recorded as cookies from nmi context (instance stress_nmi)" '[ "$c" -gt 0 ]'
 	check "each NMI event of stress_nmi followed by its stack" '[ "$lost" -gt 0 ] || [ $((c + f)) -eq "$e" ]'
 fi

@@ -248,6 +248,7 @@ wait $ctx_pid 2>/dev/null
 if [ -d $nmi_inst ]; then
 	echo 0 > $nmi_inst/tracing_on
 	ctx_count < $nmi_inst/trace > $W/ctx_nmi
+	cat $nmi_inst/stack_map_stat > $W/nmi_stat
 	cat $nmi_inst/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' > $W/nmi_lost
 	rmdir $nmi_inst || fail "cannot remove the instance stress_nmi"
 fi
