@@ -90,6 +90,12 @@ gate_kerneldoc() {
 	pass
 }
 
+# make_target ARGS...: make in the workspace's test build for the target.
+make_target() {
+	# shellcheck disable=SC2046
+	make -s -C "$KT" O="$OBJ" ARCH="$TARGET_KARCH" $(kcross "$TARGET_KARCH") CC="$(kcc "$TARGET_KARCH")" "$@"
+}
+
 # kernel/trace/ as the series leaves it builds without a warning at the
 # default level: its objects are removed and built again (ccache replays a
 # cached object's warnings), so that the files the series does not change
@@ -97,9 +103,7 @@ gate_kerneldoc() {
 gate_w1() {
 	local objs log=$RUN/w1.log dlog=$RUN/trace-dir.log
 	find "$OBJ/kernel/trace" -name '*.o' -delete 2>/dev/null || true
-	# shellcheck disable=SC2086
-	if ! make -s -C "$KT" O="$OBJ" ARCH="$TARGET_KARCH" $(kcross "$TARGET_KARCH") CC="$(kcc "$TARGET_KARCH")" -j"$JOBS" \
-		kernel/trace/ >"$dlog" 2>&1; then
+	if ! make_target -j"$JOBS" kernel/trace/ >"$dlog" 2>&1; then
 		tail -20 "$dlog"
 		fail "build of kernel/trace/"
 	elif grep -q 'warning:' "$dlog"; then
@@ -110,7 +114,7 @@ gate_w1() {
 	fi
 	objs=$(touched_objs)
 	# shellcheck disable=SC2086
-	if ! make -s -C "$KT" O="$OBJ" ARCH="$TARGET_KARCH" $(kcross "$TARGET_KARCH") CC="$(kcc "$TARGET_KARCH")" W=1 $objs >"$log" 2>&1; then
+	if ! make_target W=1 $objs >"$log" 2>&1; then
 		tail -20 "$log"
 		fail "W=1 build of the touched kernel/trace objects"
 	elif [ -n "$(new_warnings "$log")" ]; then
