@@ -55,7 +55,7 @@ cmd_bench() {
 	esac
 	local drounds=${DEEP_ROUNDS:-5}
 	case "$drounds" in '' | *[!0-9]*) die "DEEP_ROUNDS must be a whole number of rounds, 0 for none (got '$drounds')" ;; esac
-	deps
+	deps bench
 	workspace
 	has_stackmap "$KT" || die "the workspace has no stack map to benchmark"
 	# The test kernel plus a block device and ext4 (config/bench.config).

@@ -23,14 +23,20 @@ guest_program() {
 
 # guest_userland ROOT: busybox (as ROOT/bin/busybox) and trace-cmd with its
 # libraries and plugins: the machine's own, or the packages of the
-# target's architecture (fetch_userland).
+# target's architecture (fetch_userland). The plugin folders are those
+# the machine has: Debian 12's trace-cmd installs libtraceevent's plugins
+# but no trace-cmd/ folder of its own.
 guest_userland() {
-	local r=$1 a
+	local r=$1 a lib
 	if [ "$TARGET_USERLAND" = host ]; then
 		cp /bin/busybox "$r/bin/busybox"
 		guest_program "$r" "$(command -v trace-cmd)"
-		for a in /usr/lib/x86_64-linux-gnu/traceevent /usr/lib/x86_64-linux-gnu/trace-cmd; do
-			[ -d "$a" ] && mkdir -p "$r$a" && cp -a "$a/." "$r$a/"
+		lib=/usr/lib/$(gcc -print-multiarch)
+		for a in "$lib/traceevent" "$lib/trace-cmd"; do
+			if [ -d "$a" ]; then
+				mkdir -p "$r$a"
+				cp -a "$a/." "$r$a/"
+			fi
 		done
 	else
 		fetch_userland

@@ -7,6 +7,14 @@
 PASSED=0 FAILED=0 SKIPPED=0
 pass() { PASSED=$((PASSED + 1)); }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL: [$BASE] $*"; }
+# counts_end [LABEL]: the closing line of a command that counts checks
+# ("N passed, N failed, N skipped"), and its status: 0 when none failed.
+# The failure status is the result itself, not an error (harness: on_error).
+counts_end() {
+	echo "${1:+$1: }$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	RESULT_SHOWN=1
+	[ "$FAILED" -eq 0 ]
+}
 skip() { SKIPPED=$((SKIPPED + 1)); }
 
 # Console: no WARNING/BUG/Oops/lockdep splat anywhere in the boot.

@@ -3,7 +3,8 @@
 # base (BASE, default the mainline one) but "test", "full" and "clean",
 # which take every base. cmd_bench is in lib/bench.sh.
 
-cmd_deps() { deps; }
+# deps: everything any command installs.
+cmd_deps() { deps full "${DEPS_bench[@]}" "${PEERS_DEPS[@]}"; }
 
 # default_target_only CMD: CMD (the peers benchmark, with the host's perf and
 # bpftrace in the guest) does not run on the other targets yet.
@@ -14,12 +15,12 @@ default_target_only() {
 cmd_export() { export_series; }
 cmd_apply() { apply_to "$@"; }
 cmd_reapply() {
-	deps
+	deps boot
 	reapply
 }
 
 cmd_build() {
-	deps
+	deps boot
 	workspace
 	build_kernel "$KT" "$OBJ"
 }
@@ -37,6 +38,8 @@ cmd_full() { TIER=full run_tier; }
 run_tier() {
 	local t0=$SECONDS t b bases p0 f0 plan
 	check_gates_arg
+	# Everything the tier's bases and targets need, before the first build.
+	deps "$TIER"
 	# The host's KTAP parser, on a document with every kind of line.
 	if python3 "$TOP/lib/ktap.py" --self-test; then pass; else fail "lib/ktap.py --self-test"; fi
 	for t in ${ARCH_ARG:-${TARGETS[*]}}; do
@@ -60,34 +63,50 @@ run_tier() {
 			say "=== base $b on $t: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
 		done
 	done
+	# The README's commands on a fresh machine (lib/fresh.sh): in "full"
+	# on the default target, unless narrowed or to another base.
+	if [ "$TIER" = full ] && [ "${ARCH_ARG:-${TARGETS[0]}}" = "${TARGETS[0]}" ] &&
+		[ -z "${NO_FRESH:-}${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}" ] &&
+		[ "${ONLY_BASE:-$MAINLINE}" = "$MAINLINE" ]; then
+		use_target "${TARGETS[0]}"
+		say "=== the fresh-root run ($TIER)"
+		p0=$PASSED f0=$FAILED
+		plan_fresh
+		say "=== the fresh-root run: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+	fi
 	echo "harness: $TIER run took $((SECONDS - t0)) s"
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	[ "$FAILED" -eq 0 ]
+	counts_end
+}
+
+# cmd_fresh: the fresh-root run of "full" alone (lib/fresh.sh).
+cmd_fresh() {
+	[ "$TARGET" = "${TARGETS[0]}" ] || die "fresh runs the README's commands, on ${TARGETS[0]} (got ARCH=$TARGET)"
+	plan_fresh
+	counts_end "fresh root"
 }
 
 cmd_kunit() {
-	local glob=${1:-} rc=0
+	local glob=${1:-}
 	cmd_build
-	boot kunit "$OBJ" "$KT" ${glob:+kunit.filter_glob=$glob} || { rc=1; fail "boot: the guest did not finish"; }
+	boot kunit "$OBJ" "$KT" ${glob:+kunit.filter_glob=$glob} || fail "boot: the guest did not finish"
 	check_kunit "$RUN/kunit.console" "$KT"
 	check_console "$RUN/kunit.console"
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	[ "$FAILED" -eq 0 ] && [ $rc -eq 0 ]
+	counts_end
 }
 
 cmd_gates() {
 	check_gates_arg
+	deps full
 	cmd_build
 	run_gates $BASE_TEST_GATES $BASE_FULL_GATES
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	[ "$FAILED" -eq 0 ]
+	counts_end
 }
 
 # The ftracetest subset on the base kernel, with only the fixes to the base
 # of patches/BASE-fixes (base_fix_patches): the results a patched kernel is
 # held to.
 cmd_baseline() {
-	deps
+	deps boot
 	workspace
 	local wt=$BDIR/base/linux obj=$BDIR/base/obj$TSUF fixes
 	# Its own logs: the patched kernel's stay where they are.
@@ -160,7 +179,7 @@ cmd_stress() {
 	*) die "SANITIZER must be kasan (lockdep, KASAN, UBSAN) or kcsan (got '$SANITIZER')" ;;
 	esac
 	[ -z "$plant" ] || [ "$variant" = kcsan ] || die "KCSAN_PLANT=1 needs SANITIZER=kcsan"
-	deps
+	deps boot
 	workspace
 	obj=$(debug_obj "$variant${plant:+-plant}")
 	if [ -n "$plant" ]; then
@@ -191,6 +210,5 @@ cmd_stress() {
 	else
 		guest_checks stress "$RUN/stress.out"
 	fi
-	echo "stress [$BASE, ${SANITIZER:-kasan}, $min min]: $PASSED passed, $FAILED failed"
-	[ "$FAILED" -eq 0 ]
+	counts_end "stress [$BASE, ${SANITIZER:-kasan}, $min min]"
 }

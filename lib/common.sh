@@ -67,11 +67,21 @@ use_base() {
 	BASELINE=$TOP/tests/ftracetest-baseline-$BASE$TSUF.txt
 }
 
-# Debian packages the harness needs, and a command that proves each is there.
+# Debian packages the harness needs, by what uses them, each as
+# "package:a command that proves it is there". A command installs only what
+# it uses (deps LEVEL):
+#   boot   building one kernel for one target and booting it: demo, build,
+#          shell, kunit, stress, baseline, reapply
+#   test   the CI tier: the tool's clang and ASAN builds, checkpatch's SPDX
+#          check (scripts/spdxcheck.py: ply, git), on every base and target
+#          it runs
+#   full   the long tier and the gates command: sparse, Sphinx (the docs of
+#          7.3 read YAML), debootstrap for the fresh-root run
+#   bench  the benchmark's ext4 disk
 # A base whose source comes from the machine's own archive
-# (BASE_ARCHIVE=installed) adds its package (base_deps); the others are
-# fetched apart (lib/fetch.sh).
-DEPS=(
+# (BASE_ARCHIVE=installed) adds its package, the targets their TARGET_DEPS,
+# for the bases and targets the command runs on.
+DEPS_boot=(
 	"gcc:command -v gcc" "libc6-dev:test -f /usr/include/stdio.h"
 	"make:command -v make" "bc:command -v bc"
 	"flex:command -v flex" "bison:command -v bison"
@@ -80,46 +90,66 @@ DEPS=(
 	"python3:command -v python3" "perl:command -v perl" "rsync:command -v rsync"
 	"busybox-static:test -x /bin/busybox"
 	"ccache:command -v ccache"
-	"clang:command -v clang" "lld:command -v ld.lld" "llvm:command -v llvm-ar"
 	"trace-cmd:command -v trace-cmd"
-	"sparse:command -v sparse"
-	"python3-sphinx:test -x /usr/bin/sphinx-build"
-	"python3-ply:/usr/bin/python3 -c 'import ply'"
-	"python3-yaml:/usr/bin/python3 -c 'import yaml'"
-	"python3-git:/usr/bin/python3 -c 'import git'"
 	"debian-archive-keyring:test -f /usr/share/keyrings/debian-archive-keyring.gpg"
 	"gpgv:command -v gpgv"
+)
+DEPS_test=(
+	"clang:command -v clang" "lld:command -v ld.lld" "llvm:command -v llvm-ar"
+	"python3-ply:/usr/bin/python3 -c 'import ply'"
+	"python3-git:/usr/bin/python3 -c 'import git'"
+)
+DEPS_full=(
+	"sparse:command -v sparse"
+	"python3-sphinx:test -x /usr/bin/sphinx-build"
+	"python3-yaml:/usr/bin/python3 -c 'import yaml'"
+	"debootstrap:test -x /usr/sbin/debootstrap"
+)
+DEPS_bench=(
 	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
 )
 
-base_deps() {
-	local b pkg
-	for b in "${BASES[@]}"; do
+# deps_list LEVEL: the "package:check" lines LEVEL needs. boot and bench
+# cover the current BASE and TARGET; test and full every base of the run
+# (ONLY_BASE) and every target (ARCH).
+deps_list() {
+	local level=$1 b t pkg bases targets
+	case "$level" in
+	boot) printf '%s\n' "${DEPS_boot[@]}" ;;
+	bench) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_bench[@]}" ;;
+	test) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_test[@]}" ;;
+	full) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_test[@]}" "${DEPS_full[@]}" ;;
+	*) die "deps: unknown level '$level' (boot, test, full or bench)" ;;
+	esac
+	case "$level" in
+	test | full) bases=${ONLY_BASE:-${BASES[*]}} targets=${ARCH_ARG:-${TARGETS[*]}} ;;
+	*) bases=$BASE targets=$TARGET ;;
+	esac
+	for b in $bases; do
 		# shellcheck source=/dev/null
 		pkg=$(source "$TOP/bases/$b.sh"; [ "$BASE_ARCHIVE" != installed ] || echo "$BASE_PACKAGE")
-		[ -z "$pkg" ] || DEPS+=("$pkg:test -f /usr/src/$pkg.tar.xz")
+		[ -z "$pkg" ] || echo "$pkg:test -f /usr/src/$pkg.tar.xz"
+	done
+	for t in $targets; do
+		# shellcheck source=/dev/null
+		(source "$TOP/targets/$t.sh"; printf '%s\n' "${TARGET_DEPS[@]}")
 	done
 }
 
-# target_deps: what the targets the command runs need (targets/T.sh).
-target_deps() {
-	local t d
-	for t in ${ARCH_ARG:-${TARGETS[*]}}; do
-		while IFS= read -r d; do DEPS+=("$d"); done < <(
-			# shellcheck source=/dev/null
-			source "$TOP/targets/$t.sh"
-			printf '%s\n' "${TARGET_DEPS[@]}")
-	done
-}
-
+# deps LEVEL [PACKAGE:CHECK...]: install what LEVEL needs (deps_list) and
+# the extra packages given, when run as root; as another user, say what is
+# missing and stop.
 deps() {
-	local missing=() d pkg check
-	[ -n "${DEPS_BASES:-}" ] || { base_deps; target_deps; DEPS_BASES=1; }
-	for d in "${DEPS[@]}"; do
+	local level=$1 missing=() d pkg check list=()
+	shift
+	case "$level" in boot | test | full | bench) ;; *) die "deps: unknown level '$level' (boot, test, full or bench)" ;; esac
+	while IFS= read -r d; do list+=("$d"); done < <(deps_list "$level")
+	list+=("$@")
+	for d in "${list[@]}"; do
 		pkg=${d%%:*} check=${d#*:}
 		eval "$check" >/dev/null 2>&1 || missing+=("$pkg")
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
+	[ ${#missing[@]} -ne 0 ] || return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "harness: missing Debian packages: ${missing[*]}" >&2
 		echo "harness: as root, run: apt-get update && apt-get install -y ${missing[*]}" >&2
@@ -127,11 +157,12 @@ deps() {
 	fi
 	say "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-	for d in "${DEPS[@]}"; do
+	apt-get update -qq || die "apt-get update failed"
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+	for d in "${list[@]}"; do
 		pkg=${d%%:*} check=${d#*:}
-		eval "$check" >/dev/null 2>&1 || die "package $pkg did not install"
+		eval "$check" >/dev/null 2>&1 || die "package $pkg did not install ($check fails)"
 	done
 }
 

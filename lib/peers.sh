@@ -4,6 +4,7 @@
 # they need (config/peers.config); method in bench/peers/README.md.
 
 PEERS_DEPS=(
+	"clang:command -v clang"
 	"libbpf-dev:test -f /usr/include/bpf/libbpf.h"
 	"zlib1g-dev:test -f /usr/include/zlib.h"
 	"libzstd-dev:test -f /usr/include/zstd.h"
@@ -31,8 +32,7 @@ peers_guest() {
 
 bench_peers() {
 	local out=$BDIR/bench obj
-	DEPS+=("${PEERS_DEPS[@]}")
-	deps
+	deps bench "${PEERS_DEPS[@]}"
 	workspace
 	has_stackmap "$KT" || die "the workspace has no stack map to benchmark"
 	obj=$(debug_obj peers)

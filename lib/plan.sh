@@ -85,7 +85,7 @@ plan_quick() {
 plan_target() {
 	local f0=$FAILED t0=$SECONDS digest
 	digest=$(series_digest)
-	deps
+	deps full
 	workspace
 	cmd_build
 	test_boot "${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}" check_ftracetest
@@ -134,7 +134,7 @@ plan_full() {
 	local f0=$FAILED t0=$SECONDS digest
 	# The folders as the run starts, and only if the workspace holds them.
 	digest=$(series_digest)
-	deps
+	deps full
 	workspace
 	toolfuzz_start
 	plan_test
@@ -156,7 +156,8 @@ full_record() {
 	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
 		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
 	else
-		write_full_record "$digest" "$((SECONDS - t0))"
+		write_record "$BASE${TSUF:+/$TARGET}" "$digest" \
+			"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $((SECONDS - t0)) s"
 	fi
 }
 
@@ -195,7 +196,9 @@ series_digest() {
 }
 
 # tests/full-run.txt: "BASE<TAB>digest<TAB>date<TAB>result", one line a base
-# (and "BASE/T" for target T), written by a full run that passed. A series cannot change without one.
+# (and "BASE/T" for target T, "fresh/T" for the fresh-root run of
+# lib/fresh.sh, with the commit it cloned), written by a full run that
+# passed. A series cannot change without one.
 check_full_record() {
 	local want have
 	want=$(series_digest)
@@ -209,17 +212,17 @@ check_full_record() {
 	fi
 }
 
-# write_full_record DIGEST SECONDS
-write_full_record() {
-	local line tmp
-	local key=$BASE${TSUF:+/$TARGET}
-	line=$(printf '%s\t%s\t%s\t%s' "$key" "$1" "$(date -u +%Y-%m-%dT%H:%MZ)" \
-		"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $2 s")
+# write_record KEY DIGEST RESULT...: KEY's line of tests/full-run.txt.
+write_record() {
+	local line tmp key=$1 digest=$2
+	shift 2
+	line=$(printf '%s\t%s\t%s\t%s' "$key" "$digest" "$(date -u +%Y-%m-%dT%H:%MZ)" "$*")
 	tmp=$(mktemp)
 	{
 		echo "# Written by ./harness full when a base passes; ./harness test fails unless"
 		echo "# the base's series folders (sha256 of patches/BASE*) are the ones named here."
 		echo "# BASE (BASE/T: full on target T, not required)<TAB>sha256<TAB>date<TAB>result"
+		echo "# fresh/T: the README's commands in a fresh Debian root (lib/fresh.sh)<TAB>commit<TAB>date<TAB>result"
 		[ ! -f "$FULL_RECORD" ] || awk -F'\t' -v b="$key" '!/^#/ && $1 != b' "$FULL_RECORD"
 		echo "$line"
 	} >"$tmp"

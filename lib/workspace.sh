@@ -14,10 +14,10 @@ WORKSPACE_MATCHES=0
 series_dirs() {
 	local d
 	for d in "$PATCHROOT/$BASE-fixes"/*/; do
-		[ -d "$d" ] && echo "${d%/}"
+		[ ! -d "$d" ] || echo "${d%/}"
 	done
 	for d in "$PATCHROOT/$BASE" "$PATCHROOT/$BASE-instances" "$PATCHROOT/$BASE-tool"; do
-		[ -d "$d" ] && echo "$d"
+		[ ! -d "$d" ] || echo "$d"
 	done
 	return 0
 }
