@@ -23,4 +23,4 @@ BASE_CONFIGS="base-7.3"
 # The gates each tier runs (lib/gates.sh): "test" the ones reviewers and
 # bots catch first, "full" adds the slow ones.
 BASE_TEST_GATES="clauses checkpatch series shape kerneldoc w1"
-BASE_FULL_GATES="sparse docs bisect i386"
+BASE_FULL_GATES="sparse docs bisect i386 litmus"

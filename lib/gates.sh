@@ -279,14 +279,15 @@ gate_shape() {
 	fi
 }
 
-ALL_GATES="clauses checkpatch kerneldoc w1 sparse docs series shape bisect i386"
+# all_gates: every gate there is, one gate_NAME function each.
+all_gates() { declare -F | awk '$3 ~ /^gate_/ { printf "%s%s", sep, substr($3, 6); sep = " " }'; }
 
 # check_gates_arg: GATES= names only gates there are (before any build).
 check_gates_arg() {
 	local g
 	local gates=${GATES:-}
 	for g in ${gates//,/ }; do
-		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' in GATES (expected some of: $ALL_GATES)"
+		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' in GATES (expected some of: $(all_gates))"
 	done
 }
 
@@ -297,7 +298,7 @@ run_gates() {
 	gates=${gates//,/ }
 	say "gates on $BASE: $gates"
 	for g in $gates; do
-		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' (expected some of: $ALL_GATES)"
+		declare -F "gate_$g" >/dev/null || die "unknown gate '$g' (expected some of: $(all_gates))"
 		"gate_$g"
 	done
 	say "gates took $((SECONDS - t0)) s"
