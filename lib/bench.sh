@@ -49,7 +49,9 @@ cmd_bench() {
 		# (arm64 reads its architected timer, which needs no help.)
 		local khz
 		khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-		[ -n "$khz" ] && [ "$TARGET_KARCH" = x86_64 ] && args=(tsc_early_khz="$khz" tsc=reliable)
+		# The target's arguments for a guest clock at the host's rate.
+		local hostargs=${TARGET_BENCH_HOST_ARGS:-}
+		[ -z "$khz" ] || read -ra args <<<"${hostargs//%KHZ%/$khz}"
 		how="QEMU TCG, host time: times are host wall-clock time, as noisy as the host" ;;
 	*) die "CLOCK must be icount (guest instructions, the default) or host (wall clock) (got '$clock')" ;;
 	esac

@@ -8,12 +8,12 @@ has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 # makes it: tinyconfig, config/common.config, the target's TARGET_KCONFIG,
 # the base's fragments, the feature's. build_kernel SRC OBJ [DIR/...]:
 # configure and build SRC into OBJ, or (with DIRs) only the objects of those
-# directories. ARCH=i386 builds the 32-bit configuration; STACKMAP=n leaves
+# directories. BUILD_KARCH=i386 builds the 32-bit configuration; STACKMAP=n leaves
 # the feature out; VARIANT=debug or kcsan adds config/VARIANT.config and, if
 # there is one, config/VARIANT-BASE.config (the sanitizer kernels, see
 # debug_obj); VARIANT may name several, in order.
 configure_kernel() {
-	local src=$1 obj=$2 arch=${ARCH:-$TARGET_KARCH} c
+	local src=$1 obj=$2 arch=${BUILD_KARCH:-$TARGET_KARCH} c
 	mkdir -p "$obj"
 	# One cache for the machine: clean clones (CI) reuse it. Objects are
 	# keyed on paths relative to build/ (every objdir sees ../linux).
@@ -70,7 +70,7 @@ kcc() {
 }
 
 build_kernel() {
-	local src=$1 obj=$2 arch=${ARCH:-$TARGET_KARCH} image
+	local src=$1 obj=$2 arch=${BUILD_KARCH:-$TARGET_KARCH} image
 	shift 2
 	configure_kernel "$src" "$obj"
 	image=${TARGET_IMAGE##*/}
@@ -98,7 +98,7 @@ build_kernel() {
 # which the series does not carry, built with kbuild M= against the kernel
 # in OBJ into OBJ/harness-modules/; nothing for a kernel without modules.
 build_modules() {
-	local obj=$1 m out arch=${ARCH:-$TARGET_KARCH}
+	local obj=$1 m out arch=${BUILD_KARCH:-$TARGET_KARCH}
 	rm -rf "$obj/harness-modules"
 	grep -q '^CONFIG_MODULES=y' "$obj/.config" || return 0
 	for m in "$TOP"/modules/*/; do

@@ -49,7 +49,7 @@ run_tier() {
 		all) ;;
 		# Only when ARCH= names it: "test" on the mainline base, "full" on all.
 		none) [ -n "$ARCH_ARG" ] || continue; [ "$TIER" = full ] || bases=("$MAINLINE") ;;
-		*) [ "$TIER" = full ] || read -ra bases <<<"$TARGET_TEST_BASES" ;;
+		*) [ "$TIER" = full ] || read -ra bases <<<"${TARGET_TEST_BASES//mainline/$MAINLINE}" ;;
 		esac
 		[ -z "${ONLY_BASE:-}" ] || bases=("$ONLY_BASE")
 		plan=plan_$TIER

@@ -8,23 +8,59 @@ die() { printf 'harness: error: %s\n' "$*" >&2; exit 1; }
 BUILD=${BUILD:-$TOP/build}
 JOBS=${JOBS:-$(nproc)}
 
-# The bases: one data file each, bases/B.sh, sorted by their BASE_ORDER;
-# the first is mainline, whose series is the product.
+# The fields of targets/T.sh (TARGET_*) and bases/B.sh (BASE_*), whether
+# each is required, and what it means: lib/schema.txt.
+SCHEMA=$TOP/lib/schema.txt
+
+# fields PREFIX [required]: the fields of lib/schema.txt named PREFIX*
+# (only the required ones with "required").
+fields() { awk -F'\t' -v p="$1" -v r="${2:-}" '!/^#/ && index($1, p) == 1 && (r == "" || $2 == r) { print $1 }' "$SCHEMA"; }
+
+# field_problems FILE PREFIX: what is wrong with the data file FILE, a line
+# each: a field it sets that the schema does not name, a required one it
+# does not set.
+field_problems() {
+	local file=$1 prefix=$2 f set
+	# The variables the file sets: sourced alone, in a clean shell.
+	set=$(env -i bash --norc --noprofile -c \
+		'before=$(compgen -v); source "$1" >/dev/null; comm -13 <(sort <<<"$before") <(compgen -v | sort)' _ "$file" |
+		grep -vxE 'before|PIPESTATUS|BASH_[A-Z_]*|_')
+	for f in $set; do
+		fields "$prefix" | grep -qxF "$f" || echo "${file#"$TOP"/}: unknown field $f (lib/schema.txt names the fields of $prefix*)"
+	done
+	for f in $(fields "$prefix" required); do
+		grep -qxF "$f" <<<"$set" ||
+			echo "${file#"$TOP"/}: missing field $f: $(awk -F'\t' -v f="$f" '$1 == f { print $3 }' "$SCHEMA")"
+	done
+}
+
+# check_fields FILE PREFIX: refuse a data file with a problem.
+check_fields() {
+	local p
+	p=$(field_problems "$1" "$2")
+	[ -z "$p" ] || die "$p"
+}
+
+# The bases: one data file each, bases/B.sh, sorted by their BASE_ORDER
+# (a file without one last: use_base refuses it, naming the field); the
+# first is mainline, whose series is the product.
 BASES=()
 while read -r _ b; do BASES+=("$b"); done < <(
 	for f in "$TOP"/bases/*.sh; do
-		echo "$(sed -n 's/^BASE_ORDER=//p' "$f") $(basename "$f" .sh)"
+		echo "$(sed -n 's/^BASE_ORDER=//p' "$f" | grep . || echo 999) $(basename "$f" .sh)"
 	done | sort -n)
 MAINLINE=${BASES[0]}
 
 # The target architectures: one data file each, targets/T.sh, sorted by
 # their TARGET_ORDER; the first is the default. ARCH=T on the command line
-# picks one (and "test" and "full" run that one only); inside the harness
-# ARCH only overrides a kernel build's architecture (the i386 gate).
+# picks one (and "test" and "full" run that one only): ARCH_ARG holds it,
+# TARGET the target in use; a kernel build of another architecture than
+# the target's (the i386 gate) sets BUILD_KARCH. The environment's ARCH
+# goes, so that no make of the harness reads it.
 TARGETS=()
 while read -r _ t; do TARGETS+=("$t"); done < <(
 	for f in "$TOP"/targets/*.sh; do
-		echo "$(sed -n 's/^TARGET_ORDER=//p' "$f") $(basename "$f" .sh)"
+		echo "$(sed -n 's/^TARGET_ORDER=//p' "$f" | grep . || echo 999) $(basename "$f" .sh)"
 	done | sort -n)
 ARCH_ARG=${ARCH:-}
 unset ARCH
@@ -36,11 +72,13 @@ TARGET=${ARCH_ARG:-${TARGETS[0]}}
 # base (use_base) carry the suffix -T but for the default target.
 use_target() {
 	TARGET=$1
-	unset TARGET_KARCH TARGET_CROSS TARGET_IMAGE TARGET_QEMU TARGET_CONSOLE TARGET_OUT \
-		TARGET_OUT_QEMU TARGET_USERLAND TARGET_DEPS TARGET_TEST_BASES TARGET_TEST TARGET_KCONFIG \
-		TARGET_NMI TARGET_NMI_ARGS TARGET_NMI_KCONFIG TARGET_FULL TARGET_GATES TARGET_BLK
+	check_fields "$TOP/targets/$TARGET.sh" TARGET_
+	# shellcheck disable=SC2046
+	unset $(fields TARGET_)
 	# shellcheck source=/dev/null
 	source "$TOP/targets/$TARGET.sh"
+	local f
+	for f in $(fields TARGET_ optional); do [ -v "$f" ] || declare -g "$f="; done
 	TSUF=
 	[ "$TARGET" = "${TARGETS[0]}" ] || TSUF=-$TARGET
 	[ -z "${BASE:-}" ] || use_base "$BASE"
@@ -55,7 +93,9 @@ use_target() {
 use_base() {
 	[ -f "$TOP/bases/$1.sh" ] || die "BASE must be one of: ${BASES[*]} (got '$1'; bases/ has one file per base)"
 	BASE=$1
-	unset BASE_PACKAGE BASE_ARCHIVE BASE_TESTED BASE_CONFIGS BASE_TEST_GATES BASE_FULL_GATES
+	check_fields "$TOP/bases/$BASE.sh" BASE_
+	# shellcheck disable=SC2046
+	unset $(fields BASE_)
 	# shellcheck source=/dev/null
 	source "$TOP/bases/$BASE.sh"
 	BDIR=$BUILD/$BASE

@@ -209,7 +209,7 @@ build_variant() {
 }
 
 gate_i386() {
-	build_variant "$BDIR/obj-i386" "i386 build with the stack map" ARCH=i386 &&
+	build_variant "$BDIR/obj-i386" "i386 build with the stack map" BUILD_KARCH=i386 &&
 		{ echo "gate: i386 (32-bit) builds with the stack map"; pass; }
 	return 0
 }

@@ -23,7 +23,7 @@ TARGET_DEPS=(
 # "./harness test" runs it on the mainline base, "./harness full" on all:
 # plan_quick and plan_target of lib/plan.sh, the latter with the gates that
 # build for the target.
-TARGET_TEST_BASES=7.3
+TARGET_TEST_BASES=mainline
 TARGET_TEST=quick
 TARGET_FULL=target
 TARGET_GATES="w1 bisect"
