@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The report of "./harness bench peers" (bench/peers/README.md), from the
-lines guest/peers.sh printed: usage: peers.py PEERS.OUT"""
+lines bench/guest/peers.sh printed: usage: peers.py PEERS.OUT"""
 import re
 import statistics
 import sys
@@ -73,7 +73,7 @@ def main():
     out.append("## Peers: recording one stack, in guest instructions")
     out.append("")
     out.append("Each figure is the median over 15 passes of the instructions one recorded stack adds, "
-               "modules/stackmap_bench's call chains of exactly that many frames, unwinding included. "
+               "bench/modules/stackmap_bench's call chains of exactly that many frames, unwinding included. "
                "ftrace (full and map): the trace event stackmap_bench_leaf with options/stacktrace, less "
                "the event alone; BPF: a program on the same tracepoint calling bpf_get_stackid() into a "
                "BPF_MAP_TYPE_STACK_TRACE, less an empty program; stack depot: stack_trace_save() and "

@@ -4,7 +4,7 @@
 
 usage: report.py BENCH_OUT KUNIT_CONSOLE > report.md
 
-The fields of a RAW line are described at the top of guest/bench.sh.
+The fields of a RAW line are described at the top of bench/guest/bench.sh.
 """
 import re
 import statistics
@@ -107,7 +107,7 @@ MICRO_RE = re.compile(r"stackmap_bench: depth (\d+) frames, (\d+) stacks, (full|
 
 
 def micro_report(out, guest_out, console):
-    """The recording path alone (modules/stackmap_bench): full against map."""
+    """The recording path alone (bench/modules/stackmap_bench): full against map."""
     stored = {}     # (frames asked, stacks) -> MICRO fields
     for line in open(guest_out, errors="replace"):
         p = line.split()
@@ -137,7 +137,7 @@ def micro_report(out, guest_out, console):
                      str(entries), f"{frames / entries:.1f}" if entries else "-",
                      str(fallbacks)])
     out.append("")
-    out.append("Recording path alone (modules/stackmap_bench, trace_dump_stack() from a "
+    out.append("Recording path alone (bench/modules/stackmap_bench, trace_dump_stack() from a "
                "kthread; median (min-max) time per stack over the timed passes, less the "
                "same walk with no stack recorded):")
     out.append("")

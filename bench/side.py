@@ -8,7 +8,7 @@ A and B are results.md files of ./harness bench (bench/report.py), e.g. of
 x86_64 and arm64. For each workload both measured: bytes per event and its
 stack in full and as a cookie, frames per stack, events kept map/full, the
 time (guest instructions under -icount) per stack, and what one stored
-stack costs; then the recording path alone (modules/stackmap_bench),
+stack costs; then the recording path alone (bench/modules/stackmap_bench),
 instructions per stack in full and as a cookie. Only the medians: the
 spreads are in the reports.
 """

@@ -2,7 +2,24 @@
 # Booting a kernel under QEMU (TCG) with the harness's busybox initramfs.
 
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
-QEMU_MORE=()                    # per command: the benchmark's clock
+
+# The guest's scripts: the modes /init runs (harness.mode=), the parts they
+# run and the library they source, the benchmark's; all in /guest/ of the
+# initramfs.
+GUEST_DIRS="guest/modes guest/parts guest/lib bench/guest"
+
+# guest_mode MODE KEY: the "# harness-KEY: VALUE" header line of the guest
+# script of MODE: "show", what boot shows of its output while it runs (an
+# extended regular expression); "nmi", "yes" if it asks the host for NMIs.
+guest_mode() {
+	local d
+	for d in $GUEST_DIRS; do
+		[ -f "$TOP/$d/$1.sh" ] || continue
+		sed -n "s/^# harness-$2: //p" "$TOP/$d/$1.sh"
+		return 0
+	done
+	die "no guest script for the boot mode '$1' in $GUEST_DIRS"
+}
 
 # qemu_cmd: QEMU of the target (targets/T.sh), with no default devices.
 qemu_cmd() {
@@ -40,16 +57,27 @@ guest_userland() {
 		done
 	else
 		fetch_userland
-		cp -a "$USERLAND/." "$r/"
+		cp -a "$(userland_dir)/." "$r/"
 		rm -f "$r/.done"
 		ln -s /usr/bin/trace-cmd "$r/bin/trace-cmd"
 	fi
 }
 
-# initramfs SRC OUT [OBJ]: busybox, the guest scripts and SRC's ftracetest,
-# the stackmap tool of SRC, trace-cmd, and the harness's modules built for
-# the kernel in OBJ (build_modules) in /lib/modules/, for the target.
+# initramfs [-t TOOL] [-x FUNC] SRC OUT [OBJ]: busybox, the guest scripts
+# and SRC's ftracetest, trace-cmd, and the harness's modules built for the
+# kernel in OBJ (build_modules) in /lib/modules/, for the target; the
+# stackmap tool's binary TOOL as /bin/stackmap; FUNC ROOT adds what one
+# command needs more.
 initramfs() {
+	local tool= extra= opt OPTIND=1
+	while getopts t:x: opt; do
+		case $opt in
+		t) tool=$OPTARG ;;
+		x) extra=$OPTARG ;;
+		*) die "initramfs: unknown option" ;;
+		esac
+	done
+	shift $((OPTIND - 1))
 	local src=$1 out=$2 obj=${3:-} r a
 	r=$(mktemp -d)
 	mkdir -p "$r"/{bin,dev,proc,sys,tmp,root,etc,guest}
@@ -65,45 +93,69 @@ initramfs() {
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
 	printf 'root:x:0:\ntracing:x:1000:\n' >"$r/etc/group"
 	cp -a "$src/tools/testing/selftests/ftrace" "$r/ftrace"
-	cp "$TOP"/guest/*.sh "$TOP"/guest/*.awk "$r/guest/"
-	build_tool "$src"
-	[ -z "$TOOL" ] || guest_program "$r" "$TOOL"
+	for a in $GUEST_DIRS; do cp "$TOP/$a"/* "$r/guest/"; done
+	[ -z "$tool" ] || guest_program "$r" "$tool" stackmap
 	if [ -n "$obj" ] && ls "$obj"/harness-modules/*/*.ko >/dev/null 2>&1; then
 		mkdir -p "$r/lib/modules"
 		cp "$obj"/harness-modules/*/*.ko "$r/lib/modules/"
 	fi
-	# What one command adds to its guest (GUEST_EXTRA, a function of ROOT).
-	[ -z "${GUEST_EXTRA:-}" ] || "$GUEST_EXTRA" "$r"
+	[ -z "$extra" ] || "$extra" "$r"
 	install -m 755 "$TOP/guest/init" "$r/init"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
 	rm -rf "$r"
 }
 
-# boot MODE OBJ SRC [kernel args]: runs guest/MODE.sh; the console goes to
-# $RUN/MODE.console, what the guest script writes to its output device
-# (harness.out=, TARGET_OUT) goes to $RUN/MODE.out. Fails on a missing end
-# marker (panic, hang) or a non-zero exit of the guest script.
+# boot_shell TOOL [kernel args]: the patched kernel with an interactive
+# busybox shell on the terminal (quit with Ctrl-a x).
+boot_shell() {
+	local tool=$1
+	shift
+	initramfs ${tool:+-t "$tool"} "$KT" "$RUN/initramfs.cpio.gz"
+	qemu_cmd
+	"${QEMU[@]}" -kernel "$OBJ/$TARGET_IMAGE" -initrd "$RUN/initramfs.cpio.gz" \
+		-serial mon:stdio -append "console=$TARGET_CONSOLE harness.mode=shell $*"
+}
+
+# boot [-t TOOL] [-x FUNC] [-q QEMU-ARG]... [-T SECONDS] MODE OBJ SRC
+# [kernel args]: runs the guest script of MODE (GUEST_DIRS) in the kernel
+# of OBJ with an initramfs of SRC (initramfs: -t, -x), QEMU-ARGs added to
+# the target's QEMU line, killed after SECONDS (QEMU_TIMEOUT). The console
+# goes to $RUN/MODE.console, what the guest script writes to its output
+# device (harness.out=, TARGET_OUT) goes to $RUN/MODE.out. Fails on a
+# missing end marker (panic, hang) or a non-zero exit of the guest script.
 boot() {
+	local ramfs=() more=() secs=$QEMU_TIMEOUT opt OPTIND=1
+	while getopts t:x:q:T: opt; do
+		case $opt in
+		t | x) ramfs+=("-$opt" "$OPTARG") ;;
+		q) more+=("$OPTARG") ;;
+		T) secs=$OPTARG ;;
+		*) die "boot: unknown option" ;;
+		esac
+	done
+	shift $((OPTIND - 1))
 	local mode=$1 obj=$2 src=$3
 	shift 3
 	local args="console=$TARGET_CONSOLE panic=-1 oops=panic harness.mode=$mode harness.out=$TARGET_OUT $*"
 	mkdir -p "$RUN"
 	local con=$RUN/$mode.console out=$RUN/$mode.out
 	rm -f "$con" "$out"
-	initramfs "$src" "$RUN/initramfs.cpio.gz" "$obj"
+	initramfs "${ramfs[@]}" "$src" "$RUN/initramfs.cpio.gz" "$obj"
 	qemu_cmd
-	say "booting $BASE ($mode) on $TARGET: ${TARGET_QEMU[*]}${QEMU_MORE[*]:+ ${QEMU_MORE[*]}}, timeout ${QEMU_TIMEOUT}s"
+	say "booting $BASE ($mode) on $TARGET: ${TARGET_QEMU[*]}${more[*]:+ ${more[*]}}, timeout ${secs}s"
 	local t0=$SECONDS rc=0 mon=() npid=
 	# The stress runs get NMIs as the target says (TARGET_NMI): from the
 	# host, through the QEMU monitor, while the guest asks for them
 	# (lib/nmi.py), or from the guest's own sysrq-l.
-	boot_nmi "$mode" && args="$args harness.nmi=$TARGET_NMI $TARGET_NMI_ARGS"
-	if boot_nmi "$mode" && [ "$TARGET_NMI" = monitor ]; then
+	local nmi
+	nmi=$(guest_mode "$mode" nmi)
+	[ "$nmi" != yes ] || args="$args harness.nmi=$TARGET_NMI $TARGET_NMI_ARGS"
+	if [ "$nmi" = yes ] && [ "$TARGET_NMI" = monitor ]; then
 		rm -f "$RUN/$mode.mon"
 		mon=(-monitor "unix:$RUN/$mode.mon,server=on,wait=off")
 	fi
-	timeout --foreground -k 10 "$QEMU_TIMEOUT" \
-		"${QEMU[@]}" "${QEMU_MORE[@]}" "${mon[@]}" -kernel "$obj/$TARGET_IMAGE" \
+	timeout --foreground -k 10 "$secs" \
+		"${QEMU[@]}" "${more[@]}" "${mon[@]}" -kernel "$obj/$TARGET_IMAGE" \
 		-initrd "$RUN/initramfs.cpio.gz" \
 		-chardev file,id=con,path="$con" -serial chardev:con \
 		-chardev file,id=out,path="$out" "${TARGET_OUT_QEMU[@]}" \
@@ -116,7 +168,7 @@ boot() {
 	# Show the guest's own output while it runs.
 	touch "$out"
 	local show
-	show=$(boot_show "$mode")
+	show=$(guest_mode "$mode" show)
 	tail -n +1 -f --pid=$qpid "$out" 2>/dev/null | grep -a --line-buffered -E "$show" &
 	local tpid=$!
 	wait $qpid || rc=$?
@@ -127,7 +179,7 @@ boot() {
 	say "guest ran $((SECONDS - t0)) s"
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		tail -n 40 "$con" >&2
-		echo "harness: FAIL: the guest hung: killed after ${QEMU_TIMEOUT}s (console tail above, full: ${con#"$TOP"/})" >&2
+		echo "harness: FAIL: the guest hung: killed after ${secs}s (console tail above, full: ${con#"$TOP"/})" >&2
 		return 1
 	fi
 	if [ $rc -ne 0 ]; then

@@ -4,16 +4,49 @@
 
 has_stackmap() { grep -q '^config FTRACE_STACKMAP$' "$1/kernel/trace/Kconfig"; }
 
-# configure_kernel SRC OBJ: the .config of SRC in OBJ, as build_kernel
-# makes it: tinyconfig, config/common.config, the target's TARGET_KCONFIG,
-# the base's fragments, the feature's. build_kernel SRC OBJ [DIR/...]:
-# configure and build SRC into OBJ, or (with DIRs) only the objects of those
-# directories. BUILD_KARCH=i386 builds the 32-bit configuration; STACKMAP=n leaves
-# the feature out; VARIANT=debug or kcsan adds config/VARIANT.config and, if
-# there is one, config/VARIANT-BASE.config (the sanitizer kernels, see
-# debug_obj); VARIANT may name several, in order.
+# build_step: the workspace of the base, its kernel for the target and the
+# stackmap tool the guest runs (tool_bin): what every boot of the patched
+# kernel needs.
+build_step() {
+	deps boot
+	workspace
+	build_kernel "$KT" "$OBJ"
+	build_tool "$KT"
+}
+
+# kernel_opts OPTION...: the options of configure_kernel and build_kernel,
+# into the caller's locals arch, variant and stackmap; sets SHIFT to the
+# number of words they took.
+#   -a KARCH    build for KARCH, not the target's (the i386 gate)
+#   -v VARIANT  add config/VARIANT.config (bench/config/ for the
+#               benchmark's) and, if there is one, VARIANT-BASE.config: the
+#               sanitizer and benchmark kernels (debug_obj); repeatable
+#   -n          leave the feature out (CONFIG_FTRACE_STACKMAP=n)
+kernel_opts() {
+	local opt OPTIND=1
+	arch=$TARGET_KARCH variant= stackmap=y
+	while getopts a:v:n opt; do
+		case $opt in
+		a) arch=$OPTARG ;;
+		v) variant+="${variant:+ }$OPTARG" ;;
+		n) stackmap=n ;;
+		*) die "build_kernel: unknown option" ;;
+		esac
+	done
+	SHIFT=$((OPTIND - 1))
+}
+
+# configure_kernel [OPTIONS] SRC OBJ: the .config of SRC in OBJ, as
+# build_kernel makes it: tinyconfig, config/common.config, the target's
+# TARGET_KCONFIG, the base's fragments, the feature's, the variant's.
+# build_kernel [OPTIONS] SRC OBJ [DIR/...]: configure and build SRC into
+# OBJ, or (with DIRs) only the objects of those directories. OPTIONS:
+# kernel_opts.
 configure_kernel() {
-	local src=$1 obj=$2 arch=${BUILD_KARCH:-$TARGET_KARCH} c
+	local arch variant stackmap c SHIFT
+	kernel_opts "$@"
+	shift "$SHIFT"
+	local src=$1 obj=$2
 	mkdir -p "$obj"
 	# One cache for the machine: clean clones (CI) reuse it. Objects are
 	# keyed on paths relative to build/ (every objdir sees ../linux).
@@ -26,12 +59,12 @@ configure_kernel() {
 	local frags=("$TOP/config/$arch.config")
 	if [ "$arch" = "$TARGET_KARCH" ]; then
 		# The sanitizer kernels run the stress, with the target's NMIs.
-		printf '%s\n' "$TARGET_KCONFIG" ${VARIANT:+"$TARGET_NMI_KCONFIG"} >"$obj/target.config"
+		printf '%s\n' "$TARGET_KCONFIG" ${variant:+"$TARGET_NMI_KCONFIG"} >"$obj/target.config"
 		frags=("$TOP/config/common.config" "$obj/target.config")
 		for c in $BASE_CONFIGS; do frags+=("$TOP/config/$c.config"); done
 	fi
 	if has_stackmap "$src"; then
-		if [ "${STACKMAP:-y}" = n ]; then
+		if [ "$stackmap" = n ]; then
 			frags+=("$TOP/config/nostackmap.config")
 		else
 			frags+=("$TOP/config/stackmap.config")
@@ -40,10 +73,13 @@ configure_kernel() {
 				frags+=("$TOP/config/stackmap-kunit.config")
 		fi
 	fi
-	# What a base needs on top of a variant (config/VARIANT-BASE.config).
-	for c in ${VARIANT:-}; do
-		frags+=("$TOP/config/$c.config")
-		[ ! -f "$TOP/config/$c-$BASE.config" ] || frags+=("$TOP/config/$c-$BASE.config")
+	# What a base needs on top of a variant (VARIANT-BASE.config), in
+	# config/ or, for the benchmark's kernels, bench/config/.
+	for c in $variant; do
+		local d=$TOP/config
+		[ -f "$d/$c.config" ] || d=$TOP/bench/config
+		frags+=("$d/$c.config")
+		[ ! -f "$d/$c-$BASE.config" ] || frags+=("$d/$c-$BASE.config")
 	done
 	local cfg_sum
 	cfg_sum=$(cat "${frags[@]}" "$src/Makefile" | md5sum | cut -d' ' -f1)
@@ -70,9 +106,13 @@ kcc() {
 }
 
 build_kernel() {
-	local src=$1 obj=$2 arch=${BUILD_KARCH:-$TARGET_KARCH} image
+	local arch variant stackmap SHIFT opts=("$@")
+	kernel_opts "$@"
+	opts=("${opts[@]:0:SHIFT}")
+	shift "$SHIFT"
+	local src=$1 obj=$2 image
 	shift 2
-	configure_kernel "$src" "$obj"
+	configure_kernel "${opts[@]}" "$src" "$obj"
 	image=${TARGET_IMAGE##*/}
 	[ "$arch" = "$TARGET_KARCH" ] || image=bzImage
 	local t0=$SECONDS targets="${*:-$image}"
@@ -81,7 +121,7 @@ build_kernel() {
 	# recursion through the function tracer): the instrumentation only
 	# calls into the KCSAN runtime, which is not traced.
 	local kvars=()
-	case " ${VARIANT:-} " in *" kcsan "*) kvars=(KCSAN_SANITIZE_trace_stackmap.o=y) ;; esac
+	case " $variant " in *" kcsan "*) kvars=(KCSAN_SANITIZE_trace_stackmap.o=y) ;; esac
 	say "building $(base_version "$src") for $arch in ${obj#"$TOP"/} (make -j$JOBS${*:+ $*})"
 	# With modules, Module.symvers too, for the harness's modules (build_modules).
 	[ $# -eq 0 ] && grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets="$image modules"
@@ -98,10 +138,10 @@ build_kernel() {
 # which the series does not carry, built with kbuild M= against the kernel
 # in OBJ into OBJ/harness-modules/; nothing for a kernel without modules.
 build_modules() {
-	local obj=$1 m out arch=${BUILD_KARCH:-$TARGET_KARCH}
+	local obj=$1 m out arch=$TARGET_KARCH
 	rm -rf "$obj/harness-modules"
 	grep -q '^CONFIG_MODULES=y' "$obj/.config" || return 0
-	for m in "$TOP"/modules/*/; do
+	for m in "$TOP"/modules/*/ "$TOP"/bench/modules/*/; do
 		out=$obj/harness-modules/$(basename "$m")
 		mkdir -p "$out"
 		cp "$m"* "$out/"
@@ -137,5 +177,6 @@ check_config() {
 	[ $bad -eq 0 ] || die "the config fragment did not survive olddefconfig"
 }
 
-# debug_obj VARIANT: the object folder of a sanitizer kernel of the base.
+# debug_obj VARIANT: the object folder of a sanitizer or benchmark kernel
+# of the base.
 debug_obj() { echo "$BDIR/obj-$1$TSUF"; }

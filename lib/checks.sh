@@ -8,14 +8,15 @@ PASSED=0 FAILED=0 SKIPPED=0
 pass() { PASSED=$((PASSED + 1)); }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL: [$BASE] $*"; }
 # counts_end [LABEL]: the closing line of a command that counts checks
-# ("N passed, N failed, N skipped"), and its status: 0 when none failed.
-# The failure status is the result itself, not an error (harness: on_error).
+# ("N passed, N failed, N skipped"); the harness exits 1 there if one
+# failed: the result itself, not an error for the ERR trap to name.
 counts_end() {
 	echo "${1:+$1: }$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	RESULT_SHOWN=1
-	[ "$FAILED" -eq 0 ]
+	[ "$FAILED" -eq 0 ] || exit 1
 }
 skip() { SKIPPED=$((SKIPPED + 1)); }
+# counts: "PASSED FAILED SKIPPED" so far, for the deltas of a part of a run.
+counts() { echo "$PASSED $FAILED $SKIPPED"; }
 
 # Console: no WARNING/BUG/Oops/lockdep splat anywhere in the boot.
 check_console() {
@@ -134,7 +135,7 @@ check_ftracetest() {
 	echo "ftracetest [$BASE]: $n cases"
 }
 
-# The stackmap tool's tests (guest/tool.sh), when the series has the tool.
+# The stackmap tool's tests (guest/parts/tool.sh), when the series has the tool.
 check_tool() {
 	[ -f "$KT/tools/tracing/stackmap/Makefile" ] || return 0
 	guest_checks tooltest "$1"
@@ -165,7 +166,7 @@ stack_records() {
 	END { flush() }' | sort -u
 }
 
-# S25: the sysrq-z dump at the end of the boot check (guest/bootcheck.sh) prints
+# S25: the sysrq-z dump at the end of the boot check (guest/modes/bootcheck.sh) prints
 # the frames of each cookie, the same as the stack_map the guest printed.
 check_ftrace_dump() {
 	local con=$1 out=$2 map=$RUN/dump.map dump=$RUN/dump.trace n bad
@@ -191,7 +192,7 @@ check_ftrace_dump() {
 	pass
 }
 
-# guest_checks PART OUT: every KTAP result of a guest part (guest/lib.sh),
+# guest_checks PART OUT: every KTAP result of a guest part (guest/lib/lib.sh),
 # the diagnostics under a failure, its figures; a part that did not reach
 # its plan (it stopped half way) or ran nothing fails.
 guest_checks() {

@@ -1,16 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # The commands of ./harness, one function each. Every command works on one
 # base (BASE, default the mainline one) but "test", "full" and "clean",
-# which take every base. cmd_bench is in lib/bench.sh.
+# which take every base.
 
 # deps: everything any command installs.
-cmd_deps() { deps full "${DEPS_bench[@]}" "${PEERS_DEPS[@]}"; }
+cmd_deps() { deps all; }
 
-# default_target_only CMD: CMD (the peers benchmark, with the host's perf and
-# bpftrace in the guest) does not run on the other targets yet.
-default_target_only() {
-	[ "$TARGET" = "${TARGETS[0]}" ] ||
-		die "'$1' runs on ${TARGETS[0]} only for now (got ARCH=$TARGET)"
+# cmd_bench [peers]: the benchmark (bench/bench.sh), or the stack map beside
+# its peers (bench/peers.sh), which runs on the default target only: the
+# guest gets the host's perf.
+cmd_bench() {
+	case "${1:-}" in
+	'') bench_run ;;
+	peers)
+		[ "$TARGET" = "${TARGETS[0]}" ] ||
+			die "'bench peers' runs on ${TARGETS[0]} only for now (got ARCH=$TARGET)"
+		bench_peers ;;
+	*) die "bench takes nothing (the benchmark) or 'peers' (got '$1')" ;;
+	esac
 }
 cmd_export() { export_series; }
 cmd_apply() { apply_to "$@"; }
@@ -19,11 +26,7 @@ cmd_reapply() {
 	reapply
 }
 
-cmd_build() {
-	deps boot
-	workspace
-	build_kernel "$KT" "$OBJ"
-}
+cmd_build() { build_step; }
 
 # cmd_test, cmd_full: the tiers of lib/plan.sh on every base (ONLY_BASE=B:
 # that one), each with its count, then the closing line CI reads.
@@ -36,12 +39,14 @@ cmd_full() { TIER=full run_tier; }
 # default target runs the whole plan of the tier, the others their own
 # (TARGET_TEST, TARGET_FULL).
 run_tier() {
-	local t0=$SECONDS t b bases p0 f0 plan
+	local t0=$SECONDS t b bases p0 f0 p f plan
 	check_gates_arg
 	# Everything the tier's bases and targets need, before the first build.
 	deps "$TIER"
-	# The host's KTAP parser, on a document with every kind of line.
-	if python3 "$TOP/lib/ktap.py" --self-test; then pass; else fail "lib/ktap.py --self-test"; fi
+	# The harness's own parsers over recorded logs, each caught by its
+	# mutants; its layers (docs/callgraph.md).
+	plan_parsertest
+	plan_layers
 	for t in ${ARCH_ARG:-${TARGETS[*]}}; do
 		use_target "$t"
 		bases=("${BASES[@]}")
@@ -57,10 +62,11 @@ run_tier() {
 		[ "$TIER" != full ] || [ "$TARGET_FULL" = all ] || plan=plan_$TARGET_FULL
 		for b in "${bases[@]}"; do
 			use_base "$b"
-			p0=$PASSED f0=$FAILED P0=$PASSED S0=$SKIPPED
+			read -r p0 f0 _ < <(counts)
 			say "=== base $b on $t ($TIER): $(head -1 "$BDIR/source.txt" 2>/dev/null)"
 			"$plan"
-			say "=== base $b on $t: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+			read -r p f _ < <(counts)
+			say "=== base $b on $t: $((p - p0)) passed, $((f - f0)) failed"
 		done
 	done
 	# The README's commands on a fresh machine (lib/fresh.sh): in "full"
@@ -70,9 +76,10 @@ run_tier() {
 		[ "${ONLY_BASE:-$MAINLINE}" = "$MAINLINE" ]; then
 		use_target "${TARGETS[0]}"
 		say "=== the fresh-root run ($TIER)"
-		p0=$PASSED f0=$FAILED
+		read -r p0 f0 _ < <(counts)
 		plan_fresh
-		say "=== the fresh-root run: $((PASSED - p0)) passed, $((FAILED - f0)) failed"
+		read -r p f _ < <(counts)
+		say "=== the fresh-root run: $((p - p0)) passed, $((f - f0)) failed"
 	fi
 	echo "harness: $TIER run took $((SECONDS - t0)) s"
 	counts_end
@@ -102,39 +109,12 @@ cmd_gates() {
 	counts_end
 }
 
-# The ftracetest subset on the base kernel, with only the fixes to the base
-# of patches/BASE-fixes (base_fix_patches): the results a patched kernel is
-# held to.
-cmd_baseline() {
-	deps boot
-	workspace
-	local wt=$BDIR/base/linux obj=$BDIR/base/obj$TSUF fixes
-	# Its own logs: the patched kernel's stay where they are.
-	RUN=$BDIR/base/run$TSUF
-	mkdir -p "$RUN"
-	fixes=$(base_fix_patches)
-	[ -d "$wt" ] || { mkdir -p "$BDIR/base"; git -C "$KT" worktree add -q --detach "$wt" base; }
-	git -C "$wt" checkout -q --detach base
-	if [ -n "$fixes" ]; then
-		# shellcheck disable=SC2086
-		git -C "$wt" am -q $fixes || die "the base fixes do not apply"
-	fi
-	build_kernel "$wt" "$obj"
-	boot test "$obj" "$wt" kunit.enable=0 "harness.ftt=${REGRESSION_SUBSET// /,}" || true
-	grep -a '^=== HARNESS EXIT' "$RUN/test.out" >/dev/null || die "the base kernel did not finish its test run"
-	ft_finished "$RUN/test.out" >&2 || die "no baseline written"
-	{
-		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
-		[ -n "$fixes" ] && git -C "$wt" log --format='# with the fix of patches/'"$BASE"'-fixes: %s' "base..HEAD"
-		echo "# (regenerate: BASE=$BASE${TSUF:+ ARCH=$TARGET} ./harness baseline). RESULT<TAB>case"
-		ft_results "$RUN/test.out"
-	} >"$BASELINE"
-	say "wrote ${BASELINE#"$TOP"/}: $(ft_results "$RUN/test.out" | cut -f1 | sort | uniq -c | tr '\n' ' ')"
-}
+# cmd_baseline: tests/ftracetest-baseline-BASE.txt, measured (plan_baseline).
+cmd_baseline() { plan_baseline; }
 
 cmd_demo() {
 	cmd_build
-	boot demo "$OBJ" "$KT"
+	boot -t "$(tool_bin)" demo "$OBJ" "$KT"
 	# The flame graph the guest drew with tools/tracing/stackmap.
 	if grep -aq '^=== FLAMEGRAPH BEGIN' "$RUN/demo.out"; then
 		tr -d '\r' <"$RUN/demo.out" | sed -n '/^=== FLAMEGRAPH BEGIN$/,/^=== FLAMEGRAPH END$/p' |
@@ -145,11 +125,9 @@ cmd_demo() {
 
 cmd_shell() {
 	cmd_build
-	initramfs "$KT" "$RUN/initramfs.cpio.gz"
 	say "interactive shell in the patched $BASE kernel; quit with Ctrl-a x"
-	qemu_cmd
-	"${QEMU[@]}" -kernel "$OBJ/$TARGET_IMAGE" -initrd "$RUN/initramfs.cpio.gz" \
-		-serial mon:stdio -append "console=$TARGET_CONSOLE harness.mode=shell ${KARGS:-}"
+	# shellcheck disable=SC2086 # KARGS: kernel arguments, split
+	boot_shell "$(tool_bin)" ${KARGS:-}
 }
 
 cmd_clean() {
@@ -184,18 +162,18 @@ cmd_stress() {
 	obj=$(debug_obj "$variant${plant:+-plant}")
 	if [ -n "$plant" ]; then
 		git -C "$KT" apply "$TOP/tests/kcsan-plant.patch" || die "tests/kcsan-plant.patch does not apply to ${KT#"$TOP"/}"
-		(VARIANT=$variant build_kernel "$KT" "$obj") || { git -C "$KT" apply -R "$TOP/tests/kcsan-plant.patch"; exit 1; }
+		(build_kernel -v "$variant" "$KT" "$obj") || { git -C "$KT" apply -R "$TOP/tests/kcsan-plant.patch"; exit 1; }
 		git -C "$KT" apply -R "$TOP/tests/kcsan-plant.patch"
 	else
-		VARIANT=$variant build_kernel "$KT" "$obj"
+		build_kernel -v "$variant" "$KT" "$obj"
 	fi
 	build_modules "$obj"
 	# The run, its final checks (a few minutes under KASAN) and the boot.
 	# The KCSAN kernel also keeps the map's own suite, which the guest runs
-	# again at the end (guest/stress-check.sh).
+	# again at the end (guest/lib/stress-check.sh).
 	glob=ftrace_stackmap_live
 	[ "$variant" != kcsan ] || glob='ftrace_stackmap*'
-	QEMU_TIMEOUT=$((min * 60 + 1200)) boot stress "$obj" "$KT" "kunit.filter_glob=$glob" "harness.secs=$((min * 60))" ||
+	boot -T $((min * 60 + 1200)) stress "$obj" "$KT" "kunit.filter_glob=$glob" "harness.secs=$((min * 60))" ||
 		fail "stress: the guest did not finish"
 	if [ "$variant" = kcsan ]; then
 		check_kcsan "$RUN/stress.console" "$plant"

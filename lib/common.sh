@@ -54,9 +54,9 @@ MAINLINE=${BASES[0]}
 # The target architectures: one data file each, targets/T.sh, sorted by
 # their TARGET_ORDER; the first is the default. ARCH=T on the command line
 # picks one (and "test" and "full" run that one only): ARCH_ARG holds it,
-# TARGET the target in use; a kernel build of another architecture than
-# the target's (the i386 gate) sets BUILD_KARCH. The environment's ARCH
-# goes, so that no make of the harness reads it.
+# TARGET the target in use (a kernel build of another architecture, the
+# i386 gate's, says so to build_kernel). The environment's ARCH goes, so
+# that no make of the harness reads it.
 TARGETS=()
 while read -r _ t; do TARGETS+=("$t"); done < <(
 	for f in "$TOP"/targets/*.sh; do
@@ -118,6 +118,8 @@ use_base() {
 #   full   the long tier and the gates command: sparse, Sphinx (the docs of
 #          7.3 read YAML), debootstrap for the fresh-root run
 #   bench  the benchmark's ext4 disk
+#   peers  the benchmark beside the peers: BPF (clang, libbpf) and perf
+#   all    every one of them (./harness deps)
 # A base whose source comes from the machine's own archive
 # (BASE_ARCHIVE=installed) adds its package, the targets their TARGET_DEPS,
 # for the bases and targets the command runs on.
@@ -148,6 +150,13 @@ DEPS_full=(
 DEPS_bench=(
 	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
 )
+DEPS_peers=(
+	"clang:command -v clang"
+	"libbpf-dev:test -f /usr/include/bpf/libbpf.h"
+	"zlib1g-dev:test -f /usr/include/zlib.h"
+	"libzstd-dev:test -f /usr/include/zstd.h"
+	"linux-perf:command -v perf"
+)
 
 # deps_list LEVEL: the "package:check" lines LEVEL needs. boot and bench
 # cover the current BASE and TARGET; test and full every base of the run
@@ -157,12 +166,14 @@ deps_list() {
 	case "$level" in
 	boot) printf '%s\n' "${DEPS_boot[@]}" ;;
 	bench) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_bench[@]}" ;;
+	peers) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_bench[@]}" "${DEPS_peers[@]}" ;;
+	all) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_test[@]}" "${DEPS_full[@]}" "${DEPS_bench[@]}" "${DEPS_peers[@]}" ;;
 	test) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_test[@]}" ;;
 	full) printf '%s\n' "${DEPS_boot[@]}" "${DEPS_test[@]}" "${DEPS_full[@]}" ;;
-	*) die "deps: unknown level '$level' (boot, test, full or bench)" ;;
+	*) die "deps: unknown level '$level' (boot, test, full, bench, peers or all)" ;;
 	esac
 	case "$level" in
-	test | full) bases=${ONLY_BASE:-${BASES[*]}} targets=${ARCH_ARG:-${TARGETS[*]}} ;;
+	test | full | all) bases=${ONLY_BASE:-${BASES[*]}} targets=${ARCH_ARG:-${TARGETS[*]}} ;;
 	*) bases=$BASE targets=$TARGET ;;
 	esac
 	for b in $bases; do
@@ -182,7 +193,7 @@ deps_list() {
 deps() {
 	local level=$1 missing=() d pkg check list=()
 	shift
-	case "$level" in boot | test | full | bench) ;; *) die "deps: unknown level '$level' (boot, test, full or bench)" ;; esac
+	case "$level" in boot | test | full | bench | peers | all) ;; *) die "deps: unknown level '$level' (boot, test, full, bench, peers or all)" ;; esac
 	while IFS= read -r d; do list+=("$d"); done < <(deps_list "$level")
 	list+=("$@")
 	for d in "${list[@]}"; do

@@ -11,8 +11,8 @@
 #   BASE_ARCHIVE=installed  BASE_PACKAGE comes from the machine's own
 #         archive, installed as a package by "./harness deps".
 #
-# fetch_source sets SRC_TARBALL (the kernel tarball) and SRC_DESC (package
-# and exact version), and records both in build/BASE/source.txt.
+# fetch_source records the package and its exact version, and the kernel
+# tarball, in build/BASE/source.txt (source_desc, source_tarball).
 
 # apt with its own state, lists, cache and sources under $1, for the
 # Debian architecture APT_ARCH (default amd64).
@@ -48,60 +48,66 @@ apt_update() {
 USERLAND_ARCHIVE="http://deb.debian.org/debian bookworm main"
 USERLAND_PACKAGES="busybox-static trace-cmd libtracefs1 libtraceevent1 libzstd1 libc6"
 
-# fetch_userland: sets USERLAND to the unpacked packages of the target's
-# architecture, fetched once into build/apt/userland-ARCH.
+# fetch_userland: the packages of the target's architecture, fetched once
+# into build/apt/userland-ARCH and unpacked into userland_dir.
+userland_dir() { echo "$BUILD/userland-$TARGET_USERLAND"; }
 fetch_userland() {
-	local arch=$TARGET_USERLAND root deb
+	local arch=$TARGET_USERLAND root deb userland
 	root=$BUILD/apt/userland-$arch
-	USERLAND=$BUILD/userland-$arch
-	[ ! -f "$USERLAND/.done" ] || return 0
+	userland=$(userland_dir)
+	[ ! -f "$userland/.done" ] || return 0
 	say "fetching the $arch guest userland from Debian ($USERLAND_PACKAGES)"
 	APT_ARCH=$arch apt_update "$root" "$USERLAND_ARCHIVE"
-	rm -rf "$root"/dl/*.deb "$USERLAND"
+	rm -rf "$root"/dl/*.deb "$userland"
 	# shellcheck disable=SC2086
 	(cd "$root/dl" && APT_ARCH=$arch private_apt "$root" download $USERLAND_PACKAGES) \
 		>"$root/download.log" 2>&1 ||
 		{ tail -5 "$root/download.log" >&2; die "apt-get download of the $arch userland failed"; }
-	mkdir -p "$USERLAND"
-	for deb in "$root"/dl/*.deb; do dpkg-deb -x "$deb" "$USERLAND"; done
-	rm -rf "$USERLAND"/usr/share/{doc,man,locale,lintian} "$USERLAND"/usr/lib/*/gconv
-	touch "$USERLAND/.done"
+	mkdir -p "$userland"
+	for deb in "$root"/dl/*.deb; do dpkg-deb -x "$deb" "$userland"; done
+	rm -rf "$userland"/usr/share/{doc,man,locale,lintian} "$userland"/usr/lib/*/gconv
+	touch "$userland/.done"
 }
 
 fetch_download() {
 	local root=$BUILD/apt/$BASE pkg=$BASE_PACKAGE suite deb ver
+	local -n tarball_out=$1 desc_out=$2
 	suite=$(awk '{ print $2 }' <<<"$BASE_ARCHIVE")
-	SRC_TARBALL=$BDIR/$pkg.tar.xz
-	if [ ! -f "$SRC_TARBALL" ]; then
+	tarball_out=$BDIR/$pkg.tar.xz
+	if [ ! -f "$tarball_out" ]; then
 		say "fetching $pkg from Debian $suite (private apt state in ${root#"$TOP"/})"
 		apt_update "$root" "$BASE_ARCHIVE"
 		rm -f "$root"/dl/*.deb
 		(cd "$root/dl" && private_apt "$root" download "$pkg") >"$root/download.log" 2>&1 ||
 			{ tail -5 "$root/download.log" >&2; die "apt-get download $pkg failed"; }
 		deb=$(ls "$root"/dl/"$pkg"_*_all.deb)
-		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" >"$SRC_TARBALL.tmp"
-		mv "$SRC_TARBALL.tmp" "$SRC_TARBALL"
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" >"$tarball_out.tmp"
+		mv "$tarball_out.tmp" "$tarball_out"
 		dpkg-deb -f "$deb" Version >"$BDIR/source.version"
 	fi
 	ver=$(cat "$BDIR/source.version")
-	SRC_DESC="Debian $pkg $ver ($suite)"
+	desc_out="Debian $pkg $ver ($suite)"
 }
 
 fetch_installed() {
 	local pkg=$BASE_PACKAGE ver
-	SRC_TARBALL=/usr/src/$pkg.tar.xz
-	[ -f "$SRC_TARBALL" ] || die "$SRC_TARBALL is missing (./harness deps installs $pkg)"
+	local -n tarball_out=$1 desc_out=$2
+	tarball_out=/usr/src/$pkg.tar.xz
+	[ -f "$tarball_out" ] || die "$tarball_out is missing (./harness deps installs $pkg)"
 	ver=$(dpkg-query -W -f '${Version}' "$pkg")
-	SRC_DESC="Debian $pkg $ver ($(apt-cache madison "$pkg" 2>/dev/null | awk -v v="$ver" '$3 == v { print $6; exit }' | sed 's|/.*||'))"
-	SRC_DESC=${SRC_DESC% ()}
+	desc_out="Debian $pkg $ver ($(apt-cache madison "$pkg" 2>/dev/null | awk -v v="$ver" '$3 == v { print $6; exit }' | sed 's|/.*||'))"
+	desc_out=${desc_out% ()}
 }
 
 fetch_source() {
+	local tarball desc
 	mkdir -p "$BDIR"
-	if [ "$BASE_ARCHIVE" = installed ]; then fetch_installed; else fetch_download; fi
+	if [ "$BASE_ARCHIVE" = installed ]; then fetch_installed tarball desc; else fetch_download tarball desc; fi
 	local ver
-	ver=$(awk '{ print $3 }' <<<"$SRC_DESC")
+	ver=$(awk '{ print $3 }' <<<"$desc")
 	[ "$ver" = "$BASE_TESTED" ] ||
 		echo "harness: NOTE: Debian now ships $BASE_PACKAGE $ver; the series was tested on $BASE_TESTED" >&2
-	printf '%s\n%s\n' "$SRC_DESC" "$SRC_TARBALL" >"$BDIR/source.txt"
+	printf '%s\n%s\n' "$desc" "$tarball" >"$BDIR/source.txt"
 }
+source_desc() { sed -n 1p "$BDIR/source.txt"; }
+source_tarball() { sed -n 2p "$BDIR/source.txt"; }

@@ -59,9 +59,14 @@ fresh_make() {
 	chmod 755 "$r/usr/sbin/policy-rc.d"
 }
 
-# fresh_packages ROOT: the packages installed in ROOT, one name a line.
+# fresh_packages ROOT [manual]: the packages installed in ROOT, one name a
+# line (with "manual": only those asked for, not pulled in by another).
 fresh_packages() {
-	chroot "$1" dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' | sort
+	if [ "${2:-}" = manual ]; then
+		chroot "$1" apt-mark showmanual | sort
+	else
+		chroot "$1" dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' | sort
+	fi
 }
 
 # fresh_cmd ROOT LOG WHAT ENV...: ./harness WHAT in ROOT's clone, as root
@@ -101,14 +106,13 @@ fresh_step() {
 	say "fresh root: ./harness $what passed in ${FRESH_SECS[$name]} s"
 }
 
-# fresh_unused ADDED: fail if the demo installed (ADDED: the packages it
-# added) one that only the other commands name: the tiers' (deps_list test,
-# full) on every base and target, the benchmark's.
+# fresh_unused ADDED: fail if the demo asked for a package (ADDED: those it
+# installed by name) that only the other commands name (deps_list all, on
+# every base and target); what its packages pull in does not count.
 fresh_unused() {
 	local added=$1 bad
 	bad=$(comm -12 "$added" <(
-		comm -23 <({ ONLY_BASE='' ARCH_ARG='' deps_list full
-			printf '%s\n' "${DEPS_bench[@]}" "${PEERS_DEPS[@]}"; } | sed 's/:.*//' | sort -u) \
+		comm -23 <(ONLY_BASE='' ARCH_ARG='' deps_list all | sed 's/:.*//' | sort -u) \
 			<(deps_list boot | sed 's/:.*//' | sort -u)) | tr '\n' ' ')
 	if [ -n "$bad" ]; then
 		fail "fresh root: ./harness demo installed packages it does not use: $bad"
@@ -119,7 +123,8 @@ fresh_unused() {
 
 # plan_fresh: the fresh-root run (see the top of this file).
 plan_fresh() {
-	local f0=$FAILED t0=$SECONDS r=$BUILD/fresh/root out=$BUILD/fresh/run commit
+	local f0 f t0=$SECONDS r=$BUILD/fresh/root out=$BUILD/fresh/run commit
+	read -r _ f0 _ < <(counts)
 	declare -gA FRESH_SECS=()
 	[ "$(id -u)" -eq 0 ] || { fail "fresh root: debootstrap and chroot need root"; return 0; }
 	deps full
@@ -133,10 +138,14 @@ plan_fresh() {
 	trap 'fresh_umount "'"$r"'"' EXIT
 	fresh_mount "$r"
 	fresh_packages "$r" >"$out/dpkg-0.txt"
+	fresh_packages "$r" manual >"$out/manual-0.txt"
+	rm -f "$out"/added-*.txt
 	if fresh_step demo "$r" "$out/demo.log" demo; then
 		fresh_packages "$r" >"$out/dpkg-demo.txt"
+		fresh_packages "$r" manual >"$out/manual-demo.txt"
 		comm -13 "$out/dpkg-0.txt" "$out/dpkg-demo.txt" >"$out/added-demo.txt"
-		fresh_unused "$out/added-demo.txt"
+		comm -13 "$out/manual-0.txt" "$out/manual-demo.txt" >"$out/asked-demo.txt"
+		fresh_unused "$out/asked-demo.txt"
 		if fresh_step test "$r" "$out/test.log" test ONLY_BASE="$MAINLINE" ARCH="${TARGETS[0]}"; then
 			fresh_packages "$r" >"$out/dpkg-test.txt"
 			comm -13 "$out/dpkg-demo.txt" "$out/dpkg-test.txt" >"$out/added-test.txt"
@@ -145,9 +154,11 @@ plan_fresh() {
 	fi
 	fresh_umount "$r"
 	trap - EXIT
-	say "fresh root: demo installed $(wc -l <"$out/added-demo.txt" 2>/dev/null || echo 0) packages," \
-		"test $(wc -l <"$out/added-test.txt" 2>/dev/null || echo 0) more (lists in ${out#"$TOP"/})"
-	[ "$FAILED" -eq "$f0" ] || return 0
+	say "fresh root: demo installed $(cat "$out/added-demo.txt" 2>/dev/null | wc -l) packages" \
+		"($(tr '\n' ' ' <"$out/asked-demo.txt" 2>/dev/null)asked for), test $(cat "$out/added-test.txt" 2>/dev/null | wc -l)" \
+		"more (lists in ${out#"$TOP"/})"
+	read -r _ f _ < <(counts)
+	[ "$f" -eq "$f0" ] || return 0
 	write_record "fresh/${TARGETS[0]}" "$commit" \
 		"Debian $FRESH_SUITE root: demo ${FRESH_SECS[demo]} s cold" \
 		"($(wc -l <"$out/added-demo.txt") packages), ONLY_BASE=$MAINLINE test ${FRESH_SECS[test]} s" \

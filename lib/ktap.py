@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """ktap.py OUT [PART]: the KTAP results a guest wrote to OUT, one line each.
 
-Every guest part (guest/lib.sh, and ftracetest -K) writes a line
+Every guest part (guest/lib/lib.sh, and ftracetest -K) writes a line
 "=== PART NAME" and then a KTAP (or TAP 13) document: "ok N what" and
 "not ok N what" results at the start of a line, with an optional
 directive after the last " # " (SKIP, XFAIL, UNRESOLVED, error), "# text"

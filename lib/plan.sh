@@ -9,7 +9,7 @@
 #   test boot  every built-in KUnit suite; ftracetest: every test.d/stackmap
 #              case and the regression subset below, compared case by case
 #              with tests/ftracetest-baseline-BASE.txt; the stackmap tool's
-#              tests (guest/tool.sh)
+#              tests (guest/parts/tool.sh)
 #   tool       lib/tool.sh: the clang build, the tool's own tests run by
 #              its ASAN/UBSAN build
 #   bootcheck  a boot with the option, the map and its capacity on the
@@ -38,24 +38,53 @@ REGRESSION_SUBSET="test.d/00basic test.d/event test.d/ftrace test.d/trigger"
 
 FULL_RECORD=$TOP/tests/full-run.txt
 
-# What lib/boot.sh shows of each boot MODE's output while the guest runs.
-boot_show() {
-	case "$1" in
-	demo) echo '^([^<]|$)' ;; # not the flame graph's SVG
-	test | debug | stress | bootcheck) echo '^(not ok|ok [0-9]+|=== |# figure: )' ;;
-	bench) echo '^(bench|RAW|RAWT|FORMAT|DISK) ' ;;
-	peers) echo '^(peers|PEER|MAPSTAT|DEPOTSTAT|BPF|WL) ' ;;
-	*) echo . ;;
-	esac
+# The ftracetest subset on the base kernel, with only the fixes to the base
+# of patches/BASE-fixes (base_fix_patches): the results a patched kernel is
+# held to.
+plan_baseline() {
+	deps boot
+	workspace
+	local wt=$BDIR/base/linux obj=$BDIR/base/obj$TSUF fixes
+	# Its own logs: the patched kernel's stay where they are.
+	RUN=$BDIR/base/run$TSUF
+	mkdir -p "$RUN"
+	fixes=$(base_fix_patches)
+	[ -d "$wt" ] || { mkdir -p "$BDIR/base"; git -C "$KT" worktree add -q --detach "$wt" base; }
+	git -C "$wt" checkout -q --detach base
+	if [ -n "$fixes" ]; then
+		# shellcheck disable=SC2086
+		git -C "$wt" am -q $fixes || die "the base fixes do not apply"
+	fi
+	build_kernel "$wt" "$obj"
+	boot test "$obj" "$wt" kunit.enable=0 "harness.ftt=${REGRESSION_SUBSET// /,}" || true
+	grep -a '^=== HARNESS EXIT' "$RUN/test.out" >/dev/null || die "the base kernel did not finish its test run"
+	ft_finished "$RUN/test.out" >&2 || die "no baseline written"
+	{
+		echo "# ftracetest results on Linux $(base_version "$wt") ($(head -1 "$BDIR/source.txt"))"
+		[ -n "$fixes" ] && git -C "$wt" log --format='# with the fix of patches/'"$BASE"'-fixes: %s' "base..HEAD"
+		echo "# (regenerate: BASE=$BASE${TSUF:+ ARCH=$TARGET} ./harness baseline). RESULT<TAB>case"
+		ft_results "$RUN/test.out"
+	} >"$BASELINE"
+	say "wrote ${BASELINE#"$TOP"/}: $(ft_results "$RUN/test.out" | cut -f1 | sort | uniq -c | tr '\n' ' ')"
 }
 
-# The boots whose guest asks the host for NMIs (lib/nmi.py).
-boot_nmi() { case "$1" in debug | stress) return 0 ;; *) return 1 ;; esac; }
+# plan_layers: the call graph of the harness goes one way, no variable but
+# the configuration crosses a file, no file is over 300 lines, and
+# docs/callgraph.md is the graph (lib/callgraph.py).
+plan_layers() {
+	if python3 "$TOP/lib/callgraph.py" --check "$TOP/docs/callgraph.md"; then
+		echo "layers: $(grep -c '^- `' "$TOP/docs/callgraph.md") lines of docs/callgraph.md, no arrow up"
+		pass
+	else
+		fail "layers: the harness's call graph (lib/callgraph.py, above)"
+	fi
+}
 
 # plan_test: the "test" tier on the current base.
 plan_test() {
 	[ "$TIER" = full ] || check_full_record
-	cmd_build
+	build_step
+	parsertest_kunit "$KT"
 	test_boot "${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}" check_ftracetest
 	plan_tool
 	plan_bootcheck
@@ -68,7 +97,7 @@ plan_test() {
 # tool's host tests are the same on every target and run on the default one.
 plan_quick() {
 	[ -z "$ARCH_ARG" ] || [ "$TIER" = full ] || check_full_record
-	cmd_build
+	build_step
 	test_boot "${FTRACETEST:-test.d/stackmap}" check_stackmap_only
 	plan_bootcheck
 }
@@ -83,16 +112,17 @@ plan_quick() {
 # on the default one. Its result is recorded as BASE/T in
 # tests/full-run.txt, which "test" does not require.
 plan_target() {
-	local f0=$FAILED t0=$SECONDS digest
+	local p0 f0 s0 t0=$SECONDS digest
+	read -r p0 f0 s0 < <(counts)
 	digest=$(series_digest)
 	deps full
 	workspace
-	cmd_build
+	build_step
 	test_boot "${FTRACETEST:-$REGRESSION_SUBSET test.d/stackmap}" check_ftracetest
 	plan_bootcheck
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}" ] || run_gates ${GATES:-$TARGET_GATES}
-	full_record "$f0" "$t0" "$digest"
+	full_record "$digest" "$t0" "$p0" "$f0" "$s0"
 }
 
 # test_boot FTT CHECK: the test boot, with the ftracetest directories or
@@ -100,7 +130,7 @@ plan_target() {
 # the base's baseline, or check_stackmap_only), the rest as on every target.
 test_boot() {
 	local ftt=$1 check=$2
-	boot test "$OBJ" "$KT" "harness.ftt=${ftt// /,}" || true
+	boot -t "$(tool_bin)" test "$OBJ" "$KT" "harness.ftt=${ftt// /,}" || true
 	check_finished test
 	check_console "$RUN/test.console"
 	check_kunit "$RUN/test.console" "$KT"
@@ -131,7 +161,8 @@ plan_bootcheck() {
 
 # plan_full: the "full" tier on the current base.
 plan_full() {
-	local f0=$FAILED t0=$SECONDS digest
+	local p0 f0 s0 t0=$SECONDS digest
+	read -r p0 f0 s0 < <(counts)
 	# The folders as the run starts, and only if the workspace holds them.
 	digest=$(series_digest)
 	deps full
@@ -141,23 +172,25 @@ plan_full() {
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
 	toolfuzz_wait
-	full_record "$f0" "$t0" "$digest"
+	full_record "$digest" "$t0" "$p0" "$f0" "$s0"
 }
 
-# full_record F0 T0 DIGEST: a full run that began with F0 failures at T0
-# seconds, on the series folders of sha256 DIGEST, writes its line of
-# tests/full-run.txt if it was whole, passed and ran what the folders hold.
+# full_record DIGEST T0 P0 F0 S0: a full run on the series folders of
+# sha256 DIGEST that began at T0 seconds with P0 passes, F0 failures and S0
+# skips writes its line of tests/full-run.txt if it was whole, passed and
+# ran what the folders hold.
 full_record() {
-	local f0=$1 t0=$2 digest=$3
+	local digest=$1 t0=$2 p0=$3 f0=$4 s0=$5 p f s
+	read -r p f s < <(counts)
 	if [ -n "${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}${TOOLFUZZ_SECS:-}" ]; then
 		say "a narrowed full run: nothing recorded"
-	elif [ "$FAILED" -ne "$f0" ]; then
+	elif [ "$f" -ne "$f0" ]; then
 		say "$BASE on $TARGET failed: nothing recorded"
-	elif [ "$WORKSPACE_MATCHES" != 1 ] || [ "$digest" != "$(series_digest)" ]; then
+	elif ! workspace_matches >/dev/null || [ "$digest" != "$(series_digest)" ]; then
 		fail "the workspace of $BASE differs from its series folders, or they changed during the run: nothing recorded"
 	else
 		write_record "$BASE${TSUF:+/$TARGET}" "$digest" \
-			"$(base_version "$KT"), $((PASSED - P0)) passed, 0 failed, $((SKIPPED - S0)) skipped, $((SECONDS - t0)) s"
+			"$(base_version "$KT"), $((p - p0)) passed, 0 failed, $((s - s0)) skipped, $((SECONDS - t0)) s"
 	fi
 }
 
@@ -168,11 +201,11 @@ full_record() {
 plan_debug() {
 	local obj
 	obj=$(debug_obj debug)
-	VARIANT=debug build_kernel "$KT" "$obj"
+	build_kernel -v debug "$KT" "$obj"
 	build_modules "$obj"
 	# About 25 minutes under KASAN, lockdep and kmemleak: the stackmap
 	# cases run at the top level and again in an instance.
-	QEMU_TIMEOUT=${QEMU_TIMEOUT_DEBUG:-3000} boot debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
+	boot -T "${QEMU_TIMEOUT_DEBUG:-3000}" debug "$obj" "$KT" "kunit.filter_glob=ftrace_stackmap*" \
 		"harness.secs=${STRESS_SECS:-60}" || true
 	check_finished debug
 	check_console "$RUN/debug.console"

@@ -23,15 +23,15 @@ tool_make() {
 }
 
 # build_tool SRC: the binary the guest runs, for the target, into
-# $BDIR/tool (tool-T for target T). Sets TOOL to it, or to "" for a series
-# without the tool. Not in $(...): die must stop the harness.
+# $BDIR/tool (tool-T for target T), for a series with the tool; tool_bin
+# prints its path, or nothing without it.
 build_tool() {
-	TOOL=
+	rm -f "$BDIR/tool$TSUF/stackmap"
 	has_tool "$1" || return 0
 	tool_make "$1" "$BDIR/tool$TSUF" CFLAGS="-O2 -g -Werror" ${TARGET_CROSS:+CROSS_COMPILE=$TARGET_CROSS} ||
 		die "tools/tracing/stackmap does not build without warnings"
-	TOOL=$BDIR/tool$TSUF/stackmap
 }
+tool_bin() { [ ! -x "$BDIR/tool$TSUF/stackmap" ] || echo "$BDIR/tool$TSUF/stackmap"; }
 
 # build_tool_asan SRC: the ASAN/UBSAN build, into $BDIR/tool-asan.
 build_tool_asan() {

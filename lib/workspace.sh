@@ -3,9 +3,6 @@
 # source as one commit tagged "base" and the series on branch "stackmap".
 # The series is edited there and exported back to patches/BASE/.
 
-# Whether build/BASE/linux holds exactly the series folders (workspace).
-WORKSPACE_MATCHES=0
-
 # The series folders of a base, in the order they apply: each fix of
 # another subsystem is a submission of its own under patches/BASE-fixes/
 # (one folder each, applied in name order), then the feature series
@@ -62,6 +59,13 @@ subject_prefix() {
 	if [ "$BASE" = "$MAINLINE" ]; then echo PATCH; else echo "PATCH $BASE"; fi
 }
 
+# git_identity TREE: a committer for git am in TREE where the machine has
+# none (a fresh machine has no ~/.gitconfig): the harness's own.
+git_identity() {
+	git -C "$1" config user.name >/dev/null || git -C "$1" config user.name "stackmap harness"
+	git -C "$1" config user.email >/dev/null || git -C "$1" config user.email "harness@localhost"
+}
+
 # Create the workspace from Debian's tarball; an existing one is left alone.
 workspace() {
 	mkdir -p "$RUN"
@@ -72,25 +76,23 @@ workspace() {
 	fetch_source
 	local tmp=$BDIR/extract.$$
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	say "extracting ${SRC_TARBALL#"$TOP"/}"
-	tar -C "$tmp" -xf "$SRC_TARBALL"
+	say "extracting $(source_tarball | sed "s|^$TOP/||")"
+	tar -C "$tmp" -xf "$(source_tarball)"
 	mv "$tmp"/linux-source-* "$KT"
 	rmdir "$tmp"
 	(
 		cd "$KT"
 		git init -q -b base-tree
 		git config core.abbrev 12
-		git config user.name >/dev/null || git config user.name "stackmap harness"
-		git config user.email >/dev/null || git config user.email "harness@localhost"
+		git_identity .
 		# Debian's top-level .gitignore ignores everything ("/*"): force.
 		git add -f -A .
-		git commit -q -m "Linux $(base_version .) ($SRC_DESC)"
+		git commit -q -m "Linux $(base_version .) ($(source_desc))"
 		git tag base
 		git checkout -q -b stackmap
 	)
-	say "base: Linux $(base_version "$KT") from $SRC_DESC"
+	say "base: Linux $(base_version "$KT") from $(source_desc)"
 	apply_series "$KT"
-	WORKSPACE_MATCHES=1
 }
 
 # apply_series TREE: git am every series folder onto TREE, in order, and
@@ -145,17 +147,23 @@ folder_ranges() {
 
 patch_ids() { git patch-id --stable | awk '{print $1}' | sort; }
 
-check_workspace_matches() {
+# workspace_matches: the workspace's commits (base..HEAD) are the patches
+# of the series folders; prints "none" if it holds none of them.
+workspace_matches() {
 	local a b
 	a=$(git -C "$KT" log -p --reverse base..HEAD | patch_ids)
 	# shellcheck disable=SC2046
 	b=$(cat $(series) /dev/null | patch_ids)
+	[ -n "$a" ] || [ -z "$b" ] || { echo none; return 1; }
+	[ "$a" = "$b" ]
+}
+
+check_workspace_matches() {
+	local m
+	m=$(workspace_matches) && return 0
 	# Nothing of the series in the workspace (a failed git am, say):
 	# building it would test the base instead.
-	[ -n "$a" ] || [ -z "$b" ] || die "${KT#"$TOP"/} holds none of patches/$BASE; run ./harness reapply"
-	WORKSPACE_MATCHES=1
-	[ "$a" = "$b" ] && return 0
-	WORKSPACE_MATCHES=0
+	[ "$m" != none ] || die "${KT#"$TOP"/} holds none of patches/$BASE; run ./harness reapply"
 	echo "harness: NOTE: ${KT#"$TOP"/} (base..HEAD) differs from patches/$BASE;" \
 		"building it as it is (./harness export or ./harness reapply)" >&2
 }

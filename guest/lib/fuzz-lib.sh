@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The write fuzzer's helpers (guest/fuzz.sh sources this file): the bytes of
+# The write fuzzer's helpers (guest/parts/fuzz.sh sources this file): the bytes of
 # a write, the snapshot of the map's files and how they changed, the map's
 # setup, and one bad write judged.
 # hexof FILE: its bytes in hex; of a longer write, the first 24 and its size.

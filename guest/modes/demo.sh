@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^([^<]|$)
 # Guest side of "./harness demo": the same workload traced with sched_switch
 # events and the stacktrace option, with the stack map off and then on, in a
 # small ring buffer in overwrite mode.

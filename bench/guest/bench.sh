@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(bench|RAW|RAWT|FORMAT|DISK) 
 # Guest side of "./harness bench". For each workload and round, the same
 # work is traced three ways, interleaved: stacks in full, stacks as stack map
 # cookies, and no stacks. The ring buffer is in overwrite mode, so what is
@@ -161,7 +162,7 @@ at=$(awk -F'[:;]' '/field:.*caller/ { print $4; exit }' events/ftrace/kernel_sta
 need "kernel_stack_id size" "$id" "kernel_stack caller offset" "$at"
 echo "FORMAT kernel_stack_id $id"
 echo "FORMAT kernel_stack $at"
-# The recording path alone (modules/stackmap_bench): one stack recorded
+# The recording path alone (bench/modules/stackmap_bench): one stack recorded
 # over and over, and 1024 in turn (more than a CPU's table of recent stacks
 # holds), in full and as cookies, at 8 to 64 frames. The module prints its
 # figures on the console; the map's line says what it stored.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(not ok|ok [0-9]+|=== |# figure: )
+# harness-nmi: yes
 # Guest side of the debug-kernel boot of "./harness full" (lockdep, KASAN,
 # UBSAN, ...): the KUnit suites ran at boot; here allocation failures, the
 # tracefs write fuzzer, the stackmap ftracetest cases and a short stress run

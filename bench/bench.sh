@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmark (not a test): one boot of the benchmark kernel, the
-# workloads of guest/bench.sh with the map off, on and without stacks.
+# workloads of bench/guest/bench.sh with the map off, on and without stacks.
 
 # bench_disk IMAGE: an ext4 image holding the files of the base's kernel/
 # and fs/ext4/ sources, 25 to a folder (/src/NNN), made once. The guest's
 # load works on one folder at a time, so that one pass is short and a
-# traced second holds many of them (guest/bench.sh).
+# traced second holds many of them (bench/guest/bench.sh).
 bench_disk() {
 	local img=$1 tmp n=0 f
 	[ -f "$img" ] && return 0
@@ -24,15 +24,12 @@ bench_disk() {
 	mv "$img.new" "$img"
 }
 
-cmd_bench() {
-	case "${1:-}" in
-	'') ;;
-	peers) default_target_only "bench peers"; bench_peers; return ;;
-	*) die "bench takes nothing (the benchmark) or 'peers' (got '$1')" ;;
-	esac
+# bench_run: the benchmark of "./harness bench" on the base; writes
+# $BDIR/bench/results.md.
+bench_run() {
 	local rounds=${ROUNDS:-15} out=$BDIR/bench$TSUF
 	case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a whole number of rounds, at least 1 (got '$rounds')" ;; esac
-	local clock=${CLOCK:-icount} how args=()
+	local clock=${CLOCK:-icount} how args=() more=()
 	case "$clock" in
 	icount)
 		# Virtual time counts guest instructions, one per ns: the same
@@ -40,7 +37,7 @@ cmd_bench() {
 		# The guest calibrates its TSC against the PIT in that time
 		# (x86_64), or reads the architected timer (arm64). With
 		# -icount, QEMU runs the vCPUs in one thread.
-		QEMU_MORE=(-icount shift=0,sleep=off)
+		more=(-q -icount -q shift=0,sleep=off)
 		how="QEMU TCG with -icount shift=0,sleep=off: times are guest instructions (1 ns each)" ;;
 	host)
 		# Under plain TCG the guest reads the host's TSC, but cannot
@@ -60,27 +57,24 @@ cmd_bench() {
 	deps bench
 	workspace
 	has_stackmap "$KT" || die "the workspace has no stack map to benchmark"
-	# The test kernel plus a block device and ext4 (config/bench.config).
+	# The test kernel plus a block device and ext4 (bench/config/bench.config).
 	local obj
 	obj=$(debug_obj bench)
-	VARIANT=bench build_kernel "$KT" "$obj"
+	build_kernel -v bench "$KT" "$obj"
 	build_modules "$obj"
 	# What was built, taken now: the tree may change while the guest runs.
 	local series dirty=""
 	git -C "$KT" diff --quiet HEAD -- || dirty=", with uncommitted changes"
 	series="Series: $(git -C "$KT" rev-list --count base..HEAD) patches, source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')$dirty."
-	local disk=()
 	if [ "$drounds" -gt 0 ]; then
 		bench_disk "$BDIR/bench-disk-25.img"
-		disk=(-drive "file=$BDIR/bench-disk-25.img,if=none,id=bench,format=raw,cache=unsafe"
-			-device "$TARGET_BLK,drive=bench")
+		more+=(-q -drive -q "file=$BDIR/bench-disk-25.img,if=none,id=bench,format=raw,cache=unsafe"
+			-q -device -q "$TARGET_BLK,drive=bench")
 	fi
-	QEMU_MORE+=("${disk[@]}")
-	QEMU_TIMEOUT=$((QEMU_TIMEOUT + drounds * 600)) \
-		boot bench "$obj" "$KT" harness.rounds="$rounds" harness.deep_rounds="$drounds" \
+	boot "${more[@]}" -T $((QEMU_TIMEOUT + drounds * 600)) \
+		bench "$obj" "$KT" harness.rounds="$rounds" harness.deep_rounds="$drounds" \
 		kunit.enable=0 "${args[@]}" ||
 		die "the benchmark boot failed"
-	QEMU_MORE=()
 	mkdir -p "$out"
 	python3 "$TOP/bench/report.py" "$RUN/bench.out" "$RUN/bench.console" >"$out/report.md"
 	if [ -f "$out/results.md" ]; then

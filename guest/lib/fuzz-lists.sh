@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# What the write fuzzer (guest/fuzz.sh) writes besides random bytes and
+# What the write fuzzer (guest/parts/fuzz.sh) writes besides random bytes and
 # edits: a list of bad writes for each file it fuzzes, made into files by
-# mklist (guest/fuzz-lib.sh).
+# mklist (guest/lib/fuzz-lib.sh).
 
 # Near misses of stack_map's three words.
 mklist near <<'EOF'

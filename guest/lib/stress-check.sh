@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The checks of guest/stress.sh, which sources this file once its load has
+# The checks of guest/modes/stress.sh, which sources this file once its load has
 # stopped: the last generation, loaded once more alone, is checked exactly
 # (cookies resolve, no duplicate, refs add up to successes, fallbacks in
 # full); then the instance loop, the stacks per context, the memory after

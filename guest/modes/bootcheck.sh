@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(not ok|ok [0-9]+|=== |# figure: )
 # Guest side of the boot check of "./harness test": the kernel was booted
 # with trace_options=stackmap,stacktrace trace_event=sched:sched_switch (S20)
 # and trace_stackmap_capacity=4096 (S27).
-# Its results are KTAP (guest/lib.sh), part "bootcheck".
+# Its results are KTAP (guest/lib/lib.sh), part "bootcheck".
 . /guest/lib.sh
 cd /sys/kernel/tracing || exit 1
 ktap_start bootcheck

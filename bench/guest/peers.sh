@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(peers|PEER|MAPSTAT|DEPOTSTAT|BPF|WL) 
 # Guest side of "./harness bench peers" (bench/peers/README.md): the stack
 # map beside stack depot and the BPF stack map on the same stacks in one
 # boot, and beside perf record -g and a BPF count per stack on workloads.
 # Every figure is in guest instructions (QEMU -icount shift=0: 1 ns each).
 # Lines for the host (bench/peers.py):
-#   PEER FILL <stackmap_bench's line>   one run of modules/stackmap_bench
+#   PEER FILL <stackmap_bench's line>   one run of bench/modules/stackmap_bench
 #   MAPSTAT FILL entries frames capacity frame_capacity memory fallbacks
 #   DEPOTSTAT FILL persistent_count persistent_bytes pools buckets
 #   BPF PROG TP calls N errors N stored N ...   (bench/peers/stackid.c)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(not ok|ok [0-9]+|=== |# figure: )
 # Guest side of the test boot: the ftracetest directories or cases of
 # harness.ftt=a,b on the kernel command line (the host's test plan: the
 # regression subset and test.d/stackmap), those this tree has, then the

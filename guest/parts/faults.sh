@@ -4,7 +4,7 @@
 # failslab and fail_page_alloc, and the map's own fault attribute where the
 # series has one). Every failed enable
 # must fail with ENOMEM, leave the option off, no map and no memory behind;
-# a later enable must work. Its results are KTAP (guest/lib.sh), part
+# a later enable must work. Its results are KTAP (guest/lib/lib.sh), part
 # "faults".
 . /guest/lib.sh
 T=/sys/kernel/tracing

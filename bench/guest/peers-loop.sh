@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The workloads of guest/peers.sh, timed: sourced by it, and run on their
+# The workloads of bench/guest/peers.sh, timed: sourced by it, and run on their
 # own under perf record ("sh peers-loop.sh CPU WORKLOAD"). The time the
 # operations took, in the trace clock's ns, goes to /tmp/ns.
 . /guest/bench-lib.sh

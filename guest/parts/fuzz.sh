@@ -12,7 +12,7 @@
 # fail, and none may change anything. stack_map_stat, trace_options,
 # options/stackmap and stack_map_bin are compared with a snapshot after each
 # write, the text of stack_map after every 20.
-# Its results are KTAP (guest/lib.sh), part "fuzz": one result per check,
+# Its results are KTAP (guest/lib/lib.sh), part "fuzz": one result per check,
 # the failure's details under it, "N bad writes, M kinds" as a figure.
 set -u
 T=/sys/kernel/tracing
@@ -82,7 +82,7 @@ FUZZ=$(dirname "$0")
 . $FUZZ/fuzz-lib.sh
 . $FUZZ/fuzz-lists.sh
 
-# The plan (guest/fuzz-plan.awk): one write a line, every one a write the
+# The plan (guest/lib/fuzz-plan.awk): one write a line, every one a write the
 # kernel must refuse.
 names=$(sed 's/^no//' trace_options | tr '\n' ' ')
 awk -v n="$N" -v seed="$SEED" -v names="$names" -v excl=$W/excluded \

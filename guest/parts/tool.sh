@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the tests of tools/tracing/stackmap (issue 13, SPEC S26), run
-# by guest/test.sh when the initramfs has the tool. The same sched events go
+# by guest/modes/test.sh when the initramfs has the tool. The same sched events go
 # to the top-level buffer, with the stack map and three rotations (freeze,
 # save, reset) in the middle of the trace, and to an instance that records
 # every stack in full. The tool must give back, from the saved dumps, the
-# very stacks the instance holds. Its results are KTAP (guest/lib.sh), part
+# very stacks the instance holds. Its results are KTAP (guest/lib/lib.sh), part
 # "tooltest".
 . /guest/lib.sh
 T=/sys/kernel/tracing

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# harness-show: ^(not ok|ok [0-9]+|=== |# figure: )
+# harness-nmi: yes
 # Guest side of "./harness stress" (and of the short stress in the debug
 # boot of "./harness full"). For harness.secs=N seconds, all at once:
 #  - stacks recorded from every context, with the stacktrace option:
@@ -21,7 +23,7 @@
 #  - where instances have maps, an instance created, traced, reset and
 #    removed in a loop.
 # Then, with tracing quiet, it checks the map and the trace and prints the
-# figures. Its results are KTAP (guest/lib.sh), part "stress".
+# figures. Its results are KTAP (guest/lib/lib.sh), part "stress".
 T=/sys/kernel/tracing
 cd $T || exit 1
 secs=$(sed -n 's/.*harness\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -79,7 +81,7 @@ echo stacktrace > events/syscalls/sys_enter_openat/trigger
 echo 0 > options/stackmap
 echo free > stack_map
 # The vmalloc areas before the map exists: those that look like its frame
-# pool (guest/lib.sh) are not its own.
+# pool (guest/lib/lib.sh) are not its own.
 cat /proc/vmallocinfo > $W/vmallocinfo0
 echo 1 > options/stackmap || fail "cannot set the stackmap option"
 pool_frames=$(stat_of frame_capacity)
@@ -253,5 +255,5 @@ if [ -d $nmi_inst ]; then
 	rmdir $nmi_inst || fail "cannot remove the instance stress_nmi"
 fi
 
-# -- checks, tracing quiet: guest/stress-check.sh -------------------------
+# -- checks, tracing quiet: guest/lib/stress-check.sh -------------------------
 . /guest/stress-check.sh

@@ -5,7 +5,7 @@
 # (stack_map), kstrtoul() (options/stackmap) and trace_set_options()
 # (trace_options: the name up to a NUL, without leading and trailing
 # isspace(), without "no"); a list entry that breaks them is left out.
-# Run by guest/fuzz.sh: awk -v n=N -v seed=SEED -v names="OPTIONS" -v excl=FILE
+# Run by guest/parts/fuzz.sh: awk -v n=N -v seed=SEED -v names="OPTIONS" -v excl=FILE
 # -f fuzz-plan.awk LISTS > PLAN.
 # Bytes are numbers: busybox awk compares the strings of split() as strings.
 function rnd(k) { return int(rand() * k) }

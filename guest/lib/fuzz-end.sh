@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The end of the write fuzzer (guest/fuzz.sh sources this file): concurrent
+# The end of the write fuzzer (guest/parts/fuzz.sh sources this file): concurrent
 # writers, one result for each kind of bad write, the map checked again and
 # everything off.
 
