@@ -85,6 +85,18 @@ run_tier() {
 	counts_end
 }
 
+# cmd_docs: what the harness draws of itself: docs/callgraph.md and the
+# README's table of options.
+cmd_docs() {
+	local t
+	python3 "$TOP/lib/callgraph.py" --write "$TOP/docs/callgraph.md" || true
+	t=$(mktemp)
+	options_markdown >"$t"
+	readme_options "$t"
+	rm -f "$t"
+	say "wrote docs/callgraph.md and the README's table of options"
+}
+
 # cmd_fresh: the fresh-root run of "full" alone (lib/fresh.sh).
 cmd_fresh() {
 	[ "$TARGET" = "${TARGETS[0]}" ] || die "fresh runs the README's commands, on ${TARGETS[0]} (got ARCH=$TARGET)"

@@ -8,6 +8,39 @@ die() { printf 'harness: error: %s\n' "$*" >&2; exit 1; }
 BUILD=${BUILD:-$TOP/build}
 JOBS=${JOBS:-$(nproc)}
 
+# The options of the harness (environment variables): lib/options.txt.
+OPTIONS=$TOP/lib/options.txt
+
+# options_help: the options, as ./harness help lists them.
+options_help() {
+	awk -F'\t' '!/^#/ && NF { printf "  %s=%s\n      %s: %s\n", $1, toupper($3), $2, $4 }' "$OPTIONS"
+}
+
+# options_markdown: the options as the README's table.
+options_markdown() {
+	echo "| option | read by | values | what it does |"
+	echo "| --- | --- | --- | --- |"
+	awk -F'\t' '!/^#/ && NF { printf "| `%s` | %s | %s | %s |\n", $1, $2, $3, $4 }' "$OPTIONS"
+}
+
+# check_options: every option set has a value of its kind; dies naming it.
+check_options() {
+	local name cmds kind what v g
+	while IFS=$'\t' read -r name cmds kind what; do
+		case "$name" in '' | '#'*) continue ;; esac
+		[ -n "${!name:-}" ] || continue
+		v=${!name}
+		case "$kind" in
+		base) [ -f "$TOP/bases/$v.sh" ] || die "$name must be one of: $(cd "$TOP/bases" && ls | sed 's/\.sh$//' | tr '\n' ' ')(got '$v')" ;;
+		target) [ -f "$TOP/targets/$v.sh" ] || die "$name must be one of: $(cd "$TOP/targets" && ls | sed 's/\.sh$//' | tr '\n' ' ')(got '$v'; targets/ has one file per architecture)" ;;
+		number) case "$v" in *[!0-9]*) die "$name must be a whole number (got '$v')" ;; esac ;;
+		1) [ "$v" = 1 ] || die "$name takes 1 or nothing (got '$v')" ;;
+		*'|'*) case "|$kind|" in *"|$v|"*) ;; *) die "$name must be one of ${kind//|/, } (got '$v')" ;; esac ;;
+		gates) for g in ${v//,/ }; do [[ "$g" =~ ^[a-z0-9]+$ ]] || die "$name: '$g' is not a gate name"; done ;;
+		esac
+	done <"$OPTIONS"
+}
+
 # The fields of targets/T.sh (TARGET_*) and bases/B.sh (BASE_*), whether
 # each is required, and what it means: lib/schema.txt.
 SCHEMA=$TOP/lib/schema.txt
@@ -62,10 +95,9 @@ while read -r _ t; do TARGETS+=("$t"); done < <(
 	for f in "$TOP"/targets/*.sh; do
 		echo "$(sed -n 's/^TARGET_ORDER=//p' "$f" | grep . || echo 999) $(basename "$f" .sh)"
 	done | sort -n)
+check_options
 ARCH_ARG=${ARCH:-}
 unset ARCH
-[ -z "$ARCH_ARG" ] || [ -f "$TOP/targets/$ARCH_ARG.sh" ] ||
-	die "ARCH must be one of: ${TARGETS[*]} (got '$ARCH_ARG'; targets/ has one file per architecture)"
 TARGET=${ARCH_ARG:-${TARGETS[0]}}
 
 # use_target T: read targets/T.sh; the object, run and tool folders of a

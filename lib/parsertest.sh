@@ -31,8 +31,9 @@ parser_case() {
 	done
 	out=$(
 		# shellcheck source=/dev/null
-		TOP=$(cd "$lib/.." && pwd) BASE=parsertest RUN=$(mktemp -d) KT=${PARSER_KT:-/nonexistent} FTRACETEST= TSUF= &&
+		TOP=$(cd "$lib/.." && pwd) && unset BASE &&
 			source "$lib/common.sh" && source "$lib/checks.sh" &&
+			BASE=parsertest RUN=$(mktemp -d) KT=${PARSER_KT:-/nonexistent} FTRACETEST= TSUF= &&
 			{ "$check" "${argv[@]}" || true; } && echo "=== COUNTS $(counts | cut -d' ' -f1,2)" && rm -rf "$RUN"
 	) 2>&1 || true
 	got=$(sed -n 's/^=== COUNTS //p' <<<"$out")

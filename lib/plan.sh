@@ -70,14 +70,35 @@ plan_baseline() {
 
 # plan_layers: the call graph of the harness goes one way, no variable but
 # the configuration crosses a file, no file is over 300 lines, and
-# docs/callgraph.md is the graph (lib/callgraph.py).
+# docs/callgraph.md is the graph (lib/callgraph.py); the README's table of
+# options is lib/options.txt's. ./harness docs writes both.
 plan_layers() {
 	if python3 "$TOP/lib/callgraph.py" --check "$TOP/docs/callgraph.md"; then
 		echo "layers: $(grep -c '^- `' "$TOP/docs/callgraph.md") lines of docs/callgraph.md, no arrow up"
 		pass
 	else
-		fail "layers: the harness's call graph (lib/callgraph.py, above)"
+		fail "layers: the harness's call graph (lib/callgraph.py, above; ./harness docs)"
 	fi
+	if [ "$(readme_options)" = "$(options_markdown)" ]; then
+		pass
+	else
+		fail "docs: the README's table of options is not lib/options.txt's (./harness docs)"
+	fi
+}
+
+# readme_options [TABLE-FILE]: the README's table of options; with a file,
+# put that table there instead.
+readme_options() {
+	local begin='<!-- options: generated' end='<!-- end of options -->'
+	if [ $# -eq 0 ]; then
+		awk -v b="$begin" -v e="$end" 'index($0, e) == 1 { on = 0 } on { print } index($0, b) == 1 { on = 1 }' "$TOP/README.md"
+		return
+	fi
+	awk -v b="$begin" -v e="$end" -v t="$1" '
+		index($0, e) == 1 { on = 0 }
+		!on { print }
+		index($0, b) == 1 { on = 1; while ((getline l < t) > 0) print l }' "$TOP/README.md" >"$TOP/README.md.new"
+	mv "$TOP/README.md.new" "$TOP/README.md"
 }
 
 # plan_test: the "test" tier on the current base.

@@ -17,7 +17,8 @@
 # the end; written: entries ever written (in the buffer plus overwritten);
 # op_ns: per operation.
 cd /sys/kernel/tracing || exit 1
-ROUNDS=$(sed -n 's/.*harness\.rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+. /guest/args.sh
+ROUNDS=$(harness_arg rounds)
 ROUNDS=${ROUNDS:-15}
 KB=128
 CPU=$(($(nproc) - 1))
@@ -213,7 +214,7 @@ reset_all
 # load's passes that ended in the time; the others from stack_map_stat
 # (map mode; 0 otherwise).
 [ -b /dev/vda ] || { echo "bench: no disk, no deep-stack workloads"; exit 0; }
-DROUNDS=$(sed -n 's/.*harness\.deep_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+DROUNDS=$(harness_arg deep_rounds)
 DROUNDS=${DROUNDS:-5}
 BIGKB=98304
 mkdir -p /mnt && mount -t ext4 /dev/vda /mnt || die "cannot mount the disk"

@@ -82,12 +82,12 @@ report() {
 	eval "n=\$w_$1 f=\$f_$1"
 	[ "$n" -gt 0 ] || return 0
 	if [ -s $W/fail.$1 ]; then
-		say "FAIL: $2: $f failures; each must fail with $3 and change nothing"
-		head -n 40 $W/fail.$1 | detail
+		fuzz_say "FAIL: $2: $f failures; each must fail with $3 and change nothing"
+		head -n 40 $W/fail.$1 | ktap_detail
 		lines=$(wc -l < $W/fail.$1)
 		[ $lines -gt 40 ] && echo "fuzz:   ... and $((lines - 40)) more lines"
 	else
-		say "PASS: $2 all failed with $3 and changed nothing"
+		fuzz_say "PASS: $2 all failed with $3 and changed nothing"
 	fi
 }
 report rand "random bytes to stack_map ($w_rand writes of 1..64 bytes, one write() each)" EINVAL
@@ -100,10 +100,10 @@ report topt "bad names to trace_options ($w_topt writes: \"stackmapx\", \"no sta
 report ro "writes to the read-only stack_map_stat and stack_map_bin ($w_ro writes, \"0\", \"free\\n\" and \"freeze\\n\" among them; ${ro_msg:-no error seen})" "an error"
 report conc "4 concurrent writers to stack_map for ${CONC_SECS} s ($w_conc writes; meanwhile $reads reads of it, each the snapshot's text)" EINVAL
 if [ -s $W/fail.text ]; then
-	say "FAIL: the text of stack_map is the snapshot's at each of $w_text checks (every 20 writes)"
-	head -n 40 $W/fail.text | detail
+	fuzz_say "FAIL: the text of stack_map is the snapshot's at each of $w_text checks (every 20 writes)"
+	head -n 40 $W/fail.text | ktap_detail
 else
-	say "PASS: the text of stack_map is the snapshot's at each of $w_text checks (every 20 writes)"
+	fuzz_say "PASS: the text of stack_map is the snapshot's at each of $w_text checks (every 20 writes)"
 fi
 
 # The end: the same snapshot again, "free" still refused, the map still
@@ -113,10 +113,10 @@ since=
 [ $rebases -gt 0 ] && since=" (taken again after each of the $rebases failures above that changed them)"
 if cmp -s $W/ref.txt $W/end.txt && cmp -s $W/ref.bin $W/end.bin && cmp -s $W/ref.map $W/end.map &&
    grep -qx 'options/stackmap:1' $W/end.txt; then
-	say "PASS: after the fuzzing, stack_map, stack_map_bin, stack_map_stat and trace_options are the snapshot's$since, options/stackmap is still 1"
+	fuzz_say "PASS: after the fuzzing, stack_map, stack_map_bin, stack_map_stat and trace_options are the snapshot's$since, options/stackmap is still 1"
 else
-	say "FAIL: after the fuzzing, stack_map, stack_map_bin, stack_map_stat and trace_options are the snapshot's$since, options/stackmap is still 1"
-	changes | detail
+	fuzz_say "FAIL: after the fuzzing, stack_map, stack_map_bin, stack_map_stat and trace_options are the snapshot's$since, options/stackmap is still 1"
+	changes | ktap_detail
 fi
 ebusy_check "after the fuzzing"
 stat_now() { sed -n "s/^$1: //p" stack_map_stat; }
@@ -132,20 +132,20 @@ e2=$(stat_now entries)
 fz2=$(stat_now frozen)
 if [ $r1 = 0 ] && [ "$fz1" = 1 ] && [ $r2 = 0 ] && [ -n "$g2" ] && [ "$g2" != "$g1" ] &&
    [ "$e2" = 0 ] && [ "$fz2" = 0 ] && [ -z "$(cat stack_map)" ]; then
-	say "PASS: the map still takes its valid writes: freeze (frozen: 1), then 0 resets it (generation $g1 -> $g2, entries $e1 -> 0)"
+	fuzz_say "PASS: the map still takes its valid writes: freeze (frozen: 1), then 0 resets it (generation $g1 -> $g2, entries $e1 -> 0)"
 else
-	say "FAIL: the map still takes its valid writes: freeze (frozen: 1), then 0 resets it"
+	fuzz_say "FAIL: the map still takes its valid writes: freeze (frozen: 1), then 0 resets it"
 	{
 		echo "freeze: exit $r1, frozen: $fz1"
 		echo "0: exit $r2, generation $g1 -> $g2, entries $e1 -> $e2, frozen: $fz2"
 		echo "stack_map: $(cat stack_map | wc -l) lines"
-	} | detail
+	} | ktap_detail
 fi
 cleanup
 if [ "$(cat options/stackmap)" = 0 ] && [ -z "$(cat stack_map_stat)" ] && [ -z "$(cat stack_map)" ]; then
-	say "PASS: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
+	fuzz_say "PASS: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
 else
-	say "FAIL: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
-	{ echo "options/stackmap: $(cat options/stackmap)"; sed 's/^/stack_map_stat: /' stack_map_stat; } | detail
+	fuzz_say "FAIL: cleanup: the option cleared, free releases the map (stack_map and stack_map_stat empty)"
+	{ echo "options/stackmap: $(cat options/stackmap)"; sed 's/^/stack_map_stat: /' stack_map_stat; } | ktap_detail
 fi
 finish

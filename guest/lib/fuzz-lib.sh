@@ -183,11 +183,11 @@ ebusy_check() {
 	done
 	same_state || { echo "then the files differ from the snapshot:"; changes; } >> $W/ebusy.fail
 	if [ -s $W/ebusy.fail ]; then
-		say "FAIL: $1: \"free\" and \"free\\n\" while options/stackmap is 1 fail with EBUSY and keep the map"
-		detail < $W/ebusy.fail
+		fuzz_say "FAIL: $1: \"free\" and \"free\\n\" while options/stackmap is 1 fail with EBUSY and keep the map"
+		ktap_detail < $W/ebusy.fail
 		rebase
 	else
-		say "PASS: $1: \"free\" and \"free\\n\" while options/stackmap is 1 fail with EBUSY and keep the map"
+		fuzz_say "PASS: $1: \"free\" and \"free\\n\" while options/stackmap is 1 fail with EBUSY and keep the map"
 	fi
 }
 

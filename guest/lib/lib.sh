@@ -3,18 +3,21 @@
 # host by lib/ktap.py. A script sources this file, then:
 #   ktap_start NAME     "=== PART NAME" (how the host finds the part) and
 #                       "KTAP version 1"
-#   pass WHAT           "ok N WHAT"
-#   fail WHAT           "not ok N WHAT"
-#   skip WHAT           "ok N WHAT # SKIP"
-#   check WHAT CMD      pass WHAT if CMD (eval'd, its output dropped)
-#                       succeeds, fail WHAT otherwise
-#   detail [LINES]      standard input, at most LINES (40) of it, as "# "
+#   ktap_pass WHAT      "ok N WHAT"
+#   ktap_fail WHAT      "not ok N WHAT"
+#   ktap_skip WHAT      "ok N WHAT # SKIP"
+#   ktap_check WHAT CMD ktap_pass WHAT if the shell command CMD succeeds;
+#                       otherwise ktap_fail WHAT, with CMD's output (20
+#                       lines) as diagnostics. CMD is a string, evaluated:
+#                       most checks are tests of the caller's variables
+#   ktap_detail [LINES] standard input, at most LINES (40) of it, as "# "
 #                       diagnostic lines: what a failure found
-#   note TEXT           "# TEXT"
-#   figure TEXT         "# figure: TEXT", a measured figure the host prints
+#   ktap_note TEXT      "# TEXT"
+#   ktap_figure TEXT    "# figure: TEXT", a measured figure the host prints
 #   ktap_end            the plan, "1..N", and "# Totals: ...": a part that
 #                       does not reach it did not finish
-# and workload: a little scheduling, file and /proc work to trace;
+# and (guest/lib/args.sh) harness_arg NAME, stackmap_cases; workload: a
+# little scheduling, file and /proc work to trace;
 # check_kmemleak RE WHAT: kmemleak (where the kernel has it) reports no
 # object whose allocation stack matches the awk regular expression RE.
 # pool_areas FRAMES [FILE]: how many vmalloc areas of FILE (/proc/vmallocinfo)
@@ -23,6 +26,8 @@
 # sibling calls names) with exactly the pages of the pool. The word size is
 # the width of the addresses in the file.
 # Results are counted in a file, so that subshells and pipelines count too.
+
+. /guest/args.sh
 
 KTAP_DIR=/tmp/ktap
 
@@ -43,15 +48,20 @@ ktap_result() {
 	echo "$2 $n $(echo "$3" | tr '#' '_')${4:+ # $4}"
 }
 
-pass() { ktap_result pass ok "$*"; }
-fail() { ktap_result fail "not ok" "$*"; }
-skip() { ktap_result skip ok "$*" SKIP; }
-check() {
-	if eval "$2" > /dev/null 2>&1; then pass "$1"; else fail "$1"; fi
+ktap_pass() { ktap_result pass ok "$*"; }
+ktap_fail() { ktap_result fail "not ok" "$*"; }
+ktap_skip() { ktap_result skip ok "$*" SKIP; }
+ktap_check() {
+	if eval "$2" > $KTAP_DIR/check.out 2>&1; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1"
+		ktap_detail 20 < $KTAP_DIR/check.out
+	fi
 }
-detail() { head -n "${1:-40}" | sed 's/^/# /'; }
-note() { echo "# $*"; }
-figure() { echo "# figure: $*"; }
+ktap_detail() { head -n "${1:-40}" | sed 's/^/# /'; }
+ktap_note() { echo "# $*"; }
+ktap_figure() { echo "# figure: $*"; }
 
 ktap_end() {
 	local f=$KTAP_DIR/$KTAP_PART
@@ -72,7 +82,7 @@ workload() {
 check_kmemleak() {
 	local k=/sys/kernel/debug/kmemleak out=/tmp/kmemleak
 	if [ ! -w $k ]; then
-		note "no kmemleak in this kernel: leaks not checked"
+		ktap_note "no kmemleak in this kernel: leaks not checked"
 		return 0
 	fi
 	sleep 6
@@ -82,9 +92,9 @@ check_kmemleak() {
 	awk -v re="$1" '/^unreferenced object/ { if (b ~ re) print b; b = "" }
 			{ b = b $0 "\n" }
 			END { if (b ~ re) print b }' $out > $out.match
-	figure "kmemleak: $(grep -c '^unreferenced object' $out) unreferenced objects, $(grep -c '^unreferenced object' $out.match) of $2"
-	check "kmemleak: nothing of $2 leaked" "[ ! -s $out.match ]"
-	[ ! -s $out.match ] || detail 40 < $out.match
+	ktap_figure "kmemleak: $(grep -c '^unreferenced object' $out) unreferenced objects, $(grep -c '^unreferenced object' $out.match) of $2"
+	ktap_check "kmemleak: nothing of $2 leaked" "[ ! -s $out.match ]"
+	[ ! -s $out.match ] || ktap_detail 40 < $out.match
 }
 
 pool_areas() {

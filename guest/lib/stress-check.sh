@@ -24,36 +24,36 @@ echo nop > current_tracer
 echo > set_ftrace_filter
 echo '!stacktrace' > events/syscalls/sys_enter_openat/trigger
 
-check "the live load ran and completed" 'grep -qx ok $W/live_last'
-grep -qx ok $W/live_last || detail 20 < $W/live_last
+ktap_check "the live load ran and completed" 'grep -qx ok $W/live_last'
+grep -qx ok $W/live_last || ktap_detail 20 < $W/live_last
 # Generations only move forward, at every reset, free and reallocation.
 awk 'NR > 1 && $1 <= prev { bad = 1; print "generation " $1 " after " prev } { prev = $1 }
      END { exit bad }' $W/gens > $W/gens.bad
-check "the generation moved forward at every reset and free ($(wc -l < $W/gens) steps)" '[ ! -s $W/gens.bad ]'
+ktap_check "the generation moved forward at every reset and free ($(wc -l < $W/gens) steps)" '[ ! -s $W/gens.bad ]'
 # Every cookie of the current generation left in the buffer resolves.
 grep -o "<stack_id [0-9]* gen $gen>" $W/trace.txt | sort -u > $W/cookies
 awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' $W/map.txt | sort -u > $W/records
 grep -vxF -f $W/records $W/cookies > $W/unresolved
 unresolved=$(wc -l < $W/unresolved)
-check "cookies of the last generation in the buffer: $(wc -l < $W/cookies), all in stack_map" '[ -s $W/cookies ] && [ ! -s $W/unresolved ]'
+ktap_check "cookies of the last generation in the buffer: $(wc -l < $W/cookies), all in stack_map" '[ -s $W/cookies ] && [ ! -s $W/unresolved ]'
 # The trace output prints no cookie of the live generation as unresolved.
 bad=$(grep -c "<stack_id [0-9]* gen $gen> \[unresolved\]" $W/trace.txt)
-check "the trace printed every cookie of the last generation with its frames" '[ "$bad" -eq 0 ]'
+ktap_check "the trace printed every cookie of the last generation with its frames" '[ "$bad" -eq 0 ]'
 # No stack is stored twice in a generation.
 awk '/^stack_id / { if (s != "") print s; s = ""; next } { s = s $0 "|" } END { if (s != "") print s }' \
 	$W/map.txt | sort | uniq -d > $W/dups
 dups=$(wc -l < $W/dups)
-check "no stack stored twice in the last generation ($(grep -c '^stack_id ' $W/map.txt) stored)" '[ "$dups" -eq 0 ]'
+ktap_check "no stack stored twice in the last generation ($(grep -c '^stack_id ' $W/map.txt) stored)" '[ "$dups" -eq 0 ]'
 refs=$(awk '/^stack_id / { s += $6 } END { print s + 0 }' $W/map.txt)
 succ=$(sed -n 's/^successes: //p' $W/stat.txt)
-check "refs add up to successes ($refs, $succ)" '[ "$refs" = "$succ" ]'
+ktap_check "refs add up to successes ($refs, $succ)" '[ "$refs" = "$succ" ]'
 entries=$(sed -n 's/^entries: //p' $W/stat.txt)
 capacity=$(sed -n 's/^capacity: //p' $W/stat.txt)
 pool=$(sed -n 's/^fallbacks_pool: //p' $W/stat.txt)
 # Deep stacks may use up the frames before the stacks run out.
 frames=$(sed -n 's/^frames: //p' $W/stat.txt)
 fcap=$(sed -n 's/^frame_capacity: //p' $W/stat.txt)
-check "the live load filled a pool ($entries of $capacity stacks, ${frames:-no} of ${fcap:-no} frames) and later stacks fell back ($pool)" \
+ktap_check "the live load filled a pool ($entries of $capacity stacks, ${frames:-no} of ${fcap:-no} frames) and later stacks fell back ($pool)" \
 	'{ [ "$entries" = "$capacity" ] || { [ -n "$fcap" ] && [ $((fcap - frames)) -lt 64 ]; }; } && [ "$pool" -gt 0 ]'
 # Fallbacks are in the trace as full stacks: stacks of the live load that
 # found the pool full, and stacks deeper than the map stores.
@@ -62,39 +62,39 @@ awk '/<stack trace>/ { on = 1; n = 0; live = 0; next }
      on { if (live) { full++; if (n > 64) deep++ } on = 0 }
      END { print full + 0, deep + 0 }' $W/trace.txt > $W/full
 read full deep < $W/full
-check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
+ktap_check "fallbacks of the live load recorded in full ($full stacks, $deep deeper than 64 frames)" '[ "$full" -gt 0 ] && [ "$deep" -gt 0 ]'
 
 if [ $inst_maps = 1 ]; then
 	runs=$(cat $W/inst_runs 2>/dev/null || echo 0)
-	figure "instance rounds $runs"
-	check "an instance with its own map created, traced, reset and removed ($runs rounds)" \
+	ktap_figure "instance rounds $runs"
+	ktap_check "an instance with its own map created, traced, reset and removed ($runs rounds)" \
 		'[ "$runs" -gt 0 ] && [ ! -s $W/inst_bad ]'
-	[ ! -s $W/inst_bad ] || detail 10 < $W/inst_bad
+	[ ! -s $W/inst_bad ] || ktap_detail 10 < $W/inst_bad
 fi
 
 # Stacks per context, counted by the trace_pipe consumer in a sample of the
 # top level's trace; NMI context, where an instance recorded every NMI
 # event, counted there, each event followed by its stack.
 while read ctx c f e; do
-	figure "$ctx: $c cookies, $f full stacks"
+	ktap_figure "$ctx: $c cookies, $f full stacks"
 	[ "$ctx" != nmi ] || [ ! -s $W/ctx_nmi ] || continue
-	check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
+	ktap_check "stacks recorded as cookies from $ctx context" '[ "$c" -gt 0 ]'
 done < $W/ctx
 if [ -s $W/ctx_nmi ]; then
 	read ctx c f e <<EOF
 $(grep '^nmi ' $W/ctx_nmi)
 EOF
 	lost=$(cat $W/nmi_lost)
-	figure "nmi, instance stress_nmi: $e events, $c cookies, $f full stacks, $lost lost"
-	figure "stress_nmi's map: $(grep -E '^(entries|successes|fallbacks_pool|fallbacks_probe|busy):' $W/nmi_stat | tr '\n' ' ')"
-	check "stacks recorded as cookies from nmi context (instance stress_nmi)" '[ "$c" -gt 0 ]'
-	check "each NMI event of stress_nmi followed by its stack" '[ "$lost" -gt 0 ] || [ $((c + f)) -eq "$e" ]'
+	ktap_figure "nmi, instance stress_nmi: $e events, $c cookies, $f full stacks, $lost lost"
+	ktap_figure "stress_nmi's map: $(grep -E '^(entries|successes|fallbacks_pool|fallbacks_probe|busy):' $W/nmi_stat | tr '\n' ' ')"
+	ktap_check "stacks recorded as cookies from nmi context (instance stress_nmi)" '[ "$c" -gt 0 ]'
+	ktap_check "each NMI event of stress_nmi followed by its stack" '[ "$lost" -gt 0 ] || [ $((c + f)) -eq "$e" ]'
 fi
 
 # The final free leaves no memory behind, by the allocator's own account.
 echo 0 > options/stackmap
 echo free > stack_map
-check "no vmalloc area of the map left after the final free" '[ "$(pool_areas $pool_frames)" = "$areas0" ]'
+ktap_check "no vmalloc area of the map left after the final free" '[ "$(pool_areas $pool_frames)" = "$areas0" ]'
 echo 0 > options/stacktrace
 echo 0 > options/func_stack_trace
 echo 0 > events/enable
@@ -121,27 +121,27 @@ if [ -w $kcsan ]; then
 	sw=$(cat $kcsan)
 	echo 10 > $kcsan
 	if [ -f /lib/modules/stackmap_race.ko ]; then
-		check "two CPUs looked up the same stacks as they were stored, for 90 s, and got the same cookies" \
+		ktap_check "two CPUs looked up the same stacks as they were stored, for 90 s, and got the same cookies" \
 			'insmod /lib/modules/stackmap_race.ko secs=90 && rmmod stackmap_race'
-		dmesg | grep 'stackmap_race: ' | tail -n 3 | detail
+		dmesg | grep 'stackmap_race: ' | tail -n 3 | ktap_detail
 	else
-		fail "KCSAN: no modules/stackmap_race.ko to race the map's publication"
+		ktap_fail "KCSAN: no modules/stackmap_race.ko to race the map's publication"
 	fi
 	echo 20 > $kcsan
 	if [ -e $suite/run ]; then
 		echo run > $suite/run 2>/dev/null
-		check "the map's KUnit suite passes again with KCSAN watching every 20th access" \
+		ktap_check "the map's KUnit suite passes again with KCSAN watching every 20th access" \
 			'grep -q "^ok [0-9]* ftrace_stackmap" $suite/results'
-		grep "ok [0-9]* " $suite/results | detail 40
+		grep "ok [0-9]* " $suite/results | ktap_detail 40
 	else
-		fail "KCSAN: no $suite/run to run the map's KUnit suite again"
+		ktap_fail "KCSAN: no $suite/run to run the map's KUnit suite again"
 	fi
 	echo "$sw" > $kcsan
 fi
 
-figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
-figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
-figure "unresolved cookies $unresolved, duplicates $dups"
+ktap_figure "seconds $secs, steps $step, resets $resets, freezes $freezes, frees $frees, reallocations $reallocs, live load runs $(cat $W/live_runs 2>/dev/null || echo 0)"
+ktap_figure "fallbacks pool $sum_pool, probe limit $sum_probe, busy $sum_busy (summed over generations)"
+ktap_figure "unresolved cookies $unresolved, duplicates $dups"
 sed 's/^/# figure: last generation /' $W/stat.txt
 ktap_end
 exit 0

@@ -10,24 +10,24 @@ cd /sys/kernel/tracing || exit 1
 ktap_start bootcheck
 sleep 0.3
 echo 0 > tracing_on
-check "S20 the stackmap option is set from the command line" '[ "$(cat options/stackmap)" = 1 ]'
-check "S20 the map was allocated at boot" 'grep -q "^capacity: " stack_map_stat'
-check "S27 with the capacity of trace_stackmap_capacity=4096" 'grep -q "^capacity: 4096$" stack_map_stat && [ "$(cat stack_map_capacity)" = 4096 ]'
-check "S5 sched_switch stacks are recorded as cookies" 'grep -q "<stack_id [0-9]* gen [0-9]*>" trace'
+ktap_check "S20 the stackmap option is set from the command line" '[ "$(cat options/stackmap)" = 1 ]'
+ktap_check "S20 the map was allocated at boot" 'grep -q "^capacity: " stack_map_stat'
+ktap_check "S27 with the capacity of trace_stackmap_capacity=4096" 'grep -q "^capacity: 4096$" stack_map_stat && [ "$(cat stack_map_capacity)" = 4096 ]'
+ktap_check "S5 sched_switch stacks are recorded as cookies" 'grep -q "<stack_id [0-9]* gen [0-9]*>" trace'
 # Full stacks before the first cookie of the boot trace: none where the
 # series allocates the map with the ring buffer (harness.early=1), some
 # where it waits for tracefs (the 6.12 series).
 before=$(awk '/<stack_id / { exit } /<stack trace>/ { n++ } END { print n + 0 }' trace)
-if grep -q 'harness\.early=1' /proc/cmdline; then
-	check "S20 the boot trace starts with cookies ($before full stacks before the first)" '[ "$before" = 0 ]'
+if [ "$(harness_arg early)" = 1 ]; then
+	ktap_check "S20 the boot trace starts with cookies ($before full stacks before the first)" '[ "$before" = 0 ]'
 else
-	check "S20 stacks from before tracefs are recorded in full ($before before the first cookie)" '[ "$before" -gt 0 ]'
+	ktap_check "S20 stacks from before tracefs are recorded in full ($before before the first cookie)" '[ "$before" -gt 0 ]'
 fi
 grep -o '<stack_id [0-9]* gen [0-9]*>' trace | sort -u > /tmp/cookies
 awk '/^stack_id / { printf "<stack_id %s gen %s>\n", $2, $4 }' stack_map | sort -u > /tmp/records
-check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
-figure "$before full stacks before the first cookie, $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
-detail 100 < stack_map_stat
+ktap_check "S12 every cookie resolves in stack_map" '[ -s /tmp/cookies ] && ! grep -vxF -f /tmp/records /tmp/cookies'
+ktap_figure "$before full stacks before the first cookie, $(grep -c '<stack_id' trace) cookie records, $(grep -c '<stack trace>' trace) full stacks, buffer_size_kb $(cat buffer_size_kb), overrun $(cat per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | tr '\n' ' ')"
+ktap_detail 100 < stack_map_stat
 ktap_end
 
 # ftrace_dump() (sysrq-z) prints the frames under the cookies, as the trace

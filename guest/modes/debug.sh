@@ -8,10 +8,9 @@
 # (harness.secs=). The host fails on any report on the console.
 sh /guest/faults.sh
 sh /guest/fuzz.sh 300
+. /guest/args.sh
 cd /ftrace || exit 1
-for f in test.d/stackmap/*.tc; do
-	echo "=== STACKMAP CASE $(grep -m1 '^#[ 	]*description:' "$f" | cut -f2- -d: | sed 's/^ *//')"
-done
+stackmap_cases
 echo "=== PART ftracetest"
 ./ftracetest -K -v -l /tmp/ftracetest-logs test.d/stackmap || true
 sh /guest/stress.sh

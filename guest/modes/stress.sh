@@ -26,7 +26,8 @@
 # figures. Its results are KTAP (guest/lib/lib.sh), part "stress".
 T=/sys/kernel/tracing
 cd $T || exit 1
-secs=$(sed -n 's/.*harness\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+. /guest/args.sh
+secs=$(harness_arg secs)
 [ -n "$secs" ] || secs=${1:-120}
 W=/tmp/stress
 rm -rf $W && mkdir -p $W
@@ -56,7 +57,7 @@ elif [ -w $live ] && [ -e $live_run ]; then
 	live_keep() { live_load; }
 	live_unload() { :; }
 else
-	fail "no load to drive the map (modules/stackmap_load or ftrace_stackmap_live)"
+	ktap_fail "no load to drive the map (modules/stackmap_load or ftrace_stackmap_live)"
 	ktap_end
 	exit 0
 fi
@@ -67,11 +68,11 @@ echo nop > current_tracer
 echo > trace
 echo 4096 > buffer_size_kb
 echo 1 > options/overwrite
-nmi=$(sed -n 's/.*harness\.nmi=\([a-z]*\).*/\1/p' /proc/cmdline)
+nmi=$(harness_arg nmi)
 events="sched/sched_switch irq/softirq_entry timer/hrtimer_expire_entry irq/irq_handler_entry"
 [ "$nmi" != monitor ] || events="$events nmi/nmi_handler"
 for e in $events; do
-	echo 1 > events/$e/enable || fail "cannot enable $e"
+	echo 1 > events/$e/enable || ktap_fail "cannot enable $e"
 done
 echo 1 > options/stacktrace
 echo 'vfs_read vfs_write do_sys_openat2 schedule_timeout' > set_ftrace_filter
@@ -83,7 +84,7 @@ echo free > stack_map
 # The vmalloc areas before the map exists: those that look like its frame
 # pool (guest/lib/lib.sh) are not its own.
 cat /proc/vmallocinfo > $W/vmallocinfo0
-echo 1 > options/stackmap || fail "cannot set the stackmap option"
+echo 1 > options/stackmap || ktap_fail "cannot set the stackmap option"
 pool_frames=$(stat_of frame_capacity)
 areas0=$(pool_areas $pool_frames $W/vmallocinfo0)
 gen0=$(stat_of generation)
@@ -103,16 +104,16 @@ nmi_event=
 [ "$nmi" != sysrq ] || nmi_event=irq/irq_handler_entry
 nmi_inst=instances/stress_nmi
 if [ $inst_maps = 1 ] && [ -n "$nmi_event" ]; then
-	mkdir $nmi_inst || fail "cannot create the instance stress_nmi"
+	mkdir $nmi_inst || ktap_fail "cannot create the instance stress_nmi"
 	echo 0 > $nmi_inst/options/overwrite
 	echo 4096 > $nmi_inst/buffer_size_kb
-	echo 1 > $nmi_inst/options/stackmap || fail "cannot set stackmap in stress_nmi"
+	echo 1 > $nmi_inst/options/stackmap || ktap_fail "cannot set stackmap in stress_nmi"
 	echo 1 > $nmi_inst/options/stacktrace
 	# arm64: only the IPIs, the backtrace's among them, so that the buffer
 	# keeps them all.
 	[ "$nmi" != sysrq ] || echo 'name == "IPI"' > $nmi_inst/events/$nmi_event/filter ||
-		fail "cannot filter $nmi_event in stress_nmi"
-	echo 1 > $nmi_inst/events/$nmi_event/enable || fail "cannot enable $nmi_event in stress_nmi"
+		ktap_fail "cannot filter $nmi_event in stress_nmi"
+	echo 1 > $nmi_inst/events/$nmi_event/enable || ktap_fail "cannot enable $nmi_event in stress_nmi"
 fi
 echo 1 > tracing_on
 
@@ -214,18 +215,18 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
 	account
 	case $((step % 10)) in
 	5)
-		echo freeze > stack_map || fail "freeze write failed"
+		echo freeze > stack_map || ktap_fail "freeze write failed"
 		freezes=$((freezes + 1))
 		sleep 0.2
-		echo 0 > stack_map || fail "reset write failed"
+		echo 0 > stack_map || ktap_fail "reset write failed"
 		resets=$((resets + 1)) ;;
 	0)
-		echo 0 > options/stackmap || fail "clearing the option failed"
-		if echo free > stack_map; then frees=$((frees + 1)); else fail "free failed"; fi
+		echo 0 > options/stackmap || ktap_fail "clearing the option failed"
+		if echo free > stack_map; then frees=$((frees + 1)); else ktap_fail "free failed"; fi
 		# Generation: the free moved it on; the new map moves it again.
-		echo 1 > options/stackmap && reallocs=$((reallocs + 1)) || fail "setting the option again failed" ;;
+		echo 1 > options/stackmap && reallocs=$((reallocs + 1)) || ktap_fail "setting the option again failed" ;;
 	*)
-		echo 0 > stack_map || fail "reset write failed"
+		echo 0 > stack_map || ktap_fail "reset write failed"
 		resets=$((resets + 1)) ;;
 	esac
 	stat_of generation >> $W/gens
@@ -242,7 +243,7 @@ wait_bg() {
 	done
 	return 1
 }
-check "the load stopped within 5 minutes of the end" 'wait_bg'
+ktap_check "the load stopped within 5 minutes of the end" 'wait_bg'
 kill $(cat $W/pipe_cat) 2>/dev/null
 wait $ctx_pid 2>/dev/null
 # The NMI instance: counted, then removed before the checks count the
@@ -252,7 +253,7 @@ if [ -d $nmi_inst ]; then
 	ctx_count < $nmi_inst/trace > $W/ctx_nmi
 	cat $nmi_inst/stack_map_stat > $W/nmi_stat
 	cat $nmi_inst/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' > $W/nmi_lost
-	rmdir $nmi_inst || fail "cannot remove the instance stress_nmi"
+	rmdir $nmi_inst || ktap_fail "cannot remove the instance stress_nmi"
 fi
 
 # -- checks, tracing quiet: guest/lib/stress-check.sh -------------------------

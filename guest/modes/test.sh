@@ -5,14 +5,11 @@
 # harness.ftt=a,b on the kernel command line (the host's test plan: the
 # regression subset and test.d/stackmap), those this tree has, then the
 # stackmap tool's tests. ftracetest reports KTAP (-K), part "ftracetest".
+. /guest/args.sh
 cd /ftrace || exit 1
-if [ -d test.d/stackmap ]; then
-	for f in test.d/stackmap/*.tc; do
-		echo "=== STACKMAP CASE $(grep -m1 '^#[ 	]*description:' "$f" | cut -f2- -d: | sed 's/^ *//')"
-	done
-fi
+stackmap_cases
 dirs=
-for d in $(sed -n 's/.*harness\.ftt=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
+for d in $(harness_arg ftt | tr , ' '); do
 	[ -e "$d" ] && dirs="$dirs $d"
 done
 [ -n "$dirs" ] || { echo "test.sh: nothing to run of harness.ftt="; exit 1; }

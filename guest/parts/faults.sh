@@ -20,7 +20,7 @@ no_map() {
 
 echo 0 > options/stackmap
 echo free > stack_map
-check "no map to begin with" no_map
+ktap_check "no map to begin with" no_map
 
 # 1. The map's own fault attribute, once, for each way of setting the
 # option: only where the series has one (the 6.12 backport).
@@ -36,15 +36,15 @@ if [ -d $D/fail_ftrace_stackmap ]; then
 		else
 			echo stackmap > trace_options 2> /tmp/err; rc=$?
 		fi
-		check "$how: the enable fails when the map cannot be allocated" '[ $rc -ne 0 ]'
-		check "$how: with ENOMEM" 'grep -qi "memory" /tmp/err'
-		check "$how: the option stays off, no map, no memory" no_map
-		check "$how: the failure was injected" '[ "$(cat $F/times)" = 0 ]'
+		ktap_check "$how: the enable fails when the map cannot be allocated" '[ $rc -ne 0 ]'
+		ktap_check "$how: with ENOMEM" 'grep -qi "memory" /tmp/err'
+		ktap_check "$how: the option stays off, no map, no memory" no_map
+		ktap_check "$how: the failure was injected" '[ "$(cat $F/times)" = 0 ]'
 		if [ $how = options ]; then echo 1 > options/stackmap; else echo stackmap > trace_options; fi
-		check "$how: a later enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
+		ktap_check "$how: a later enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
 		echo 0 > options/stackmap
 		echo free > stack_map
-		check "$how: free leaves no memory" no_map
+		ktap_check "$how: free leaves no memory" no_map
 	done
 	echo 0 > $F/probability
 fi
@@ -80,11 +80,11 @@ while [ $n -lt 200 ]; do
 	failed=$((failed + 1))
 	no_map || bad="$bad $n"
 done
-check "enable with the Nth allocation failing, N = 1..$((n - 1)): $failed failed, each cleanly" '[ -z "$bad" ] && [ $failed -gt 0 ] && [ $n -lt 200 ]'
-[ -z "$bad" ] || note "left a map, memory or the option behind at N =$bad"
-check "then the enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
+ktap_check "enable with the Nth allocation failing, N = 1..$((n - 1)): $failed failed, each cleanly" '[ -z "$bad" ] && [ $failed -gt 0 ] && [ $n -lt 200 ]'
+[ -z "$bad" ] || ktap_note "left a map, memory or the option behind at N =$bad"
+ktap_check "then the enable works" '[ "$(cat options/stackmap)" = 1 ] && grep -q "^capacity: " stack_map_stat'
 echo 0 > options/stackmap
 echo free > stack_map
-check "and free leaves no memory" no_map
+ktap_check "and free leaves no memory" no_map
 ktap_end
 exit 0

@@ -25,8 +25,8 @@ STATE="stack_map_stat trace_options options/stackmap"
 
 . /guest/lib.sh
 ktap_start fuzz
-# say PASS: WHAT, say FAIL: WHAT: a result; say TEXT: a note.
-say() {
+# fuzz_say PASS: WHAT, fuzz_say FAIL: WHAT: a result; fuzz_say TEXT: a note.
+fuzz_say() {
 	case $1 in
 	"PASS: "*) pass "${1#PASS: }" ;;
 	"FAIL: "*) fail "${1#FAIL: }" ;;
@@ -56,20 +56,20 @@ kinds_run() {
 }
 
 finish() {
-	figure "$nw bad writes, $(kinds_run) kinds"
+	ktap_figure "$nw bad writes, $(kinds_run) kinds"
 	ktap_end
 	exit 0
 }
 
 case $N in
-''|*[!0-9]*) say "FAIL: the iteration count must be a number, not '$N'"; finish ;;
+''|*[!0-9]*) fuzz_say "FAIL: the iteration count must be a number, not '$N'"; finish ;;
 esac
 case $SEED in
-''|*[!0-9]*) say "FAIL: the seed must be a number, not '$SEED'"; finish ;;
+''|*[!0-9]*) fuzz_say "FAIL: the seed must be a number, not '$SEED'"; finish ;;
 esac
-cd $T 2>/dev/null || { say "FAIL: no tracefs at $T"; finish; }
+cd $T 2>/dev/null || { fuzz_say "FAIL: no tracefs at $T"; finish; }
 if [ ! -e stack_map ] || [ ! -e options/stackmap ]; then
-	say "FAIL: no stack_map or options/stackmap in $T (CONFIG_FTRACE_STACKMAP=n?)"
+	fuzz_say "FAIL: no stack_map or options/stackmap in $T (CONFIG_FTRACE_STACKMAP=n?)"
 	finish
 fi
 rm -rf $W
@@ -88,12 +88,12 @@ names=$(sed 's/^no//' trace_options | tr '\n' ' ')
 awk -v n="$N" -v seed="$SEED" -v names="$names" -v excl=$W/excluded \
 	-f $FUZZ/fuzz-plan.awk $W/lists > $W/plan
 if [ -s $W/excluded ]; then
-	say "FAIL: the fuzzer's lists hold writes the kernel takes; left out:"
+	fuzz_say "FAIL: the fuzzer's lists hold writes the kernel takes; left out:"
 	while read -r l e; do
 		for f in $W/$l/$e*; do
 			echo "$l: $(hexof $f)"
 		done
-	done < $W/excluded | detail
+	done < $W/excluded | ktap_detail
 fi
 
 
@@ -106,14 +106,14 @@ gen=$(sed -n 's/^stack_map_stat:generation: //p' $W/ref.txt)
 sleep 1
 if [ "${entries:-0}" -gt 0 ] && grep -qx 'options/stackmap:1' $W/ref.txt &&
    same_state && cat stack_map | cmp -s - $W/ref.map; then
-	say "PASS: setup: a map of $entries stacks (generation $gen, option set), tracing quiet: nothing changes in 1 s"
+	fuzz_say "PASS: setup: a map of $entries stacks (generation $gen, option set), tracing quiet: nothing changes in 1 s"
 else
-	say "FAIL: setup: a map of stacks (option set) and quiet tracing"
-	{ grep -v '^trace_options:' $W/ref.txt | sed 's/^/  /'; changes; } | detail
+	fuzz_say "FAIL: setup: a map of stacks (option set) and quiet tracing"
+	{ grep -v '^trace_options:' $W/ref.txt | sed 's/^/  /'; changes; } | ktap_detail
 	cleanup
 	finish
 fi
-say "seed $SEED, $N iterations: sh fuzz.sh $N $SEED makes the same writes"
+fuzz_say "seed $SEED, $N iterations: sh fuzz.sh $N $SEED makes the same writes"
 ebusy_check "before the fuzzing"
 
 # The writes of the plan, each checked at once; the text of stack_map after
@@ -172,7 +172,7 @@ while read -r kind arg oct <&4; do
 			2) cat <&3 >$W/o1 ;;
 			esac
 			got=$(wc -c < $W/o1)
-			dd if=$pay bs=$sz count=1 seek=$((skip != 0)) conv=notrunc >&3 2>$W/dd.err
+			dd if=$pay bs=$sz count=1 seek=$((ktap_skip != 0)) conv=notrunc >&3 2>$W/dd.err
 			written off $? EINVAL "stack_map (read-write descriptor, at offset $((got + skip)))" $pay
 			cat <&3 >$W/o2
 		} 3<>stack_map

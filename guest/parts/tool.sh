@@ -14,22 +14,13 @@ W=/tmp/tooltest
 rm -rf $W && mkdir -p $W && cd $W || exit 1
 
 ktap_start tooltest
-check() {
-	if eval "$2" >$W/check.out 2>&1; then
-		pass "$1"
-	else
-		fail "$1"
-		cat $W/check.out >>$W/failures
-		detail 20 < $W/check.out
-	fi
-}
 # expect_error WHAT RC PATTERN CMD...: CMD exits with RC and says PATTERN on stderr.
 expect_error() {
 	what=$1 want=$2 pat=$3
 	shift 3
 	"$@" >$W/err.stdout 2>$W/err.stderr
 	rc=$?
-	check "$what: exit $want, \"$pat\"" "[ $rc = $want ] && grep -q -- \"$pat\" $W/err.stderr"
+	ktap_check "$what: exit $want, \"$pat\"" "[ $rc = $want ] && grep -q -- \"$pat\" $W/err.stderr"
 }
 
 # Every stack of both buffers, one per event: the event's text after its
@@ -102,80 +93,80 @@ stackmap save -o $W/d4.bin >>$W/rotate.log
 stackmap save --text -o $W/d4.txt >>$W/rotate.log
 cat $T/trace >$W/top.txt
 cat $I/trace >$W/full.txt
-detail 40 < $W/rotate.log
+ktap_detail 40 < $W/rotate.log
 dumps="-d $W/d1.bin -d $W/d2.bin -d $W/d3.bin -d $W/d4.bin"
 
 gens=$(grep -o '<stack_id [0-9]* gen [0-9]*>' $W/top.txt | sed 's/.* gen //; s/>//' | sort -un | wc -l)
 cookies=$(grep -c '<stack_id [0-9]* gen [0-9]*>' $W/top.txt)
 fulls=$(grep -c '<stack trace>' $W/top.txt)
-figure "the trace holds $cookies cookies of $gens generations and $fulls full stacks"
-check "the trace spans three resets: cookies of four generations" '[ "$gens" -ge 4 ]'
-check "every rotation froze and saved its generation before the reset" \
+ktap_figure "the trace holds $cookies cookies of $gens generations and $fulls full stacks"
+ktap_check "the trace spans three resets: cookies of four generations" '[ "$gens" -ge 4 ]'
+ktap_check "every rotation froze and saved its generation before the reset" \
 	'[ "$(grep -c "generation [0-9]*, [0-9]* stacks*" $W/rotate.log)" = 5 ] && ! grep -q "frozen: 1" $T/stack_map_stat'
 
 # resolve: every cookie through the dump of its own generation.
 stackmap resolve -k $W/kallsyms $dumps $W/top.txt >$W/resolved.txt 2>$W/resolve.err
 rc=$?
-detail 40 < $W/resolve.err
+ktap_detail 40 < $W/resolve.err
 # Cookies the kernel printed with their frames (6.12: no stackmap-resolve
 # option to turn that off; only the current generation's) are kept as they are.
 kernel=$(awk '/<stack_id [0-9]+ gen [0-9]+>$/ { c = 1; next } c && /^ => / { n++ } { c = 0 } END { print n + 0 }' $W/top.txt)
-check "resolve exits 0 and resolves every cookie, $((cookies - kernel)) from the dumps" \
+ktap_check "resolve exits 0 and resolves every cookie, $((cookies - kernel)) from the dumps" \
 	'[ $rc = 0 ] && grep -q "resolved $cookies of $cookies cookies ($((cookies - kernel)) from the dumps, $kernel printed by the kernel)" $W/resolve.err &&
 	 { [ ! -f $T/options/stackmap-resolve ] || [ $kernel = 0 ]; }'
-check "resolve leaves no cookie in the trace" '! grep -q "<stack_id" $W/resolved.txt && [ "$(grep -c "<stack trace>" $W/resolved.txt)" = $((cookies + fulls)) ]'
+ktap_check "resolve leaves no cookie in the trace" '! grep -q "<stack_id" $W/resolved.txt && [ "$(grep -c "<stack trace>" $W/resolved.txt)" = $((cookies + fulls)) ]'
 records $W/resolved.txt >$W/top.records
 records $W/full.txt >$W/full.records
 paired $W/top.records $W/full.records >$W/top.paired
 all=$(wc -l <$W/top.records)
 n=$(wc -l <$W/top.paired)
-figure "$n of $all events paired with their stack in both buffers"
+ktap_figure "$n of $all events paired with their stack in both buffers"
 # At most a few events lose their pairing to an interrupt; the rest must match.
-check "the events of the resolved trace are all in the instance with the same frames ($n events)" \
+ktap_check "the events of the resolved trace are all in the instance with the same frames ($n events)" \
 	'[ $((n * 20)) -ge $((all * 19)) ] && [ "$n" -ge "$((cookies / 2))" ] && multiset_in $W/top.paired $W/full.records'
-check "the kernel's own frames in the instance and the tool's symbolised dumps print alike" \
+ktap_check "the kernel's own frames in the instance and the tool's symbolised dumps print alike" \
 	'grep -q " => __schedule+0x[0-9a-f]*/0x[0-9a-f]*|" $W/top.records'
 
 # A text dump resolves as its raw dump does.
 stackmap resolve -k $W/kallsyms -d $W/d1.bin -d $W/d2.bin -d $W/d3.bin -d $W/d4.txt $W/top.txt >$W/resolved2.txt 2>/dev/null
-check "a text dump (save --text) resolves as the raw one" 'cmp $W/resolved.txt $W/resolved2.txt'
-check "with -c the cookie stays in front of its frames" \
+ktap_check "a text dump (save --text) resolves as the raw one" 'cmp $W/resolved.txt $W/resolved2.txt'
+ktap_check "with -c the cookie stays in front of its frames" \
 	'stackmap resolve -c -k $W/kallsyms $dumps $W/top.txt 2>/dev/null | grep -A1 "<stack_id [0-9]* gen [0-9]*>" | grep -q "^ => "'
 
 # folded: one count per stack of the trace, cookies and full stacks alike.
 stackmap folded -k $W/kallsyms $dumps $W/top.txt >$W/top.folded 2>/dev/null
 stackmap folded $W/full.txt >$W/full.folded 2>/dev/null
-check "folded counts every stack of the trace once ($((cookies + fulls)))" \
+ktap_check "folded counts every stack of the trace once ($((cookies + fulls)))" \
 	'[ "$(sum_counts $W/top.folded)" = $((cookies + fulls)) ]'
 # The innermost frame of a sched_switch stack is the event's probe on
 # x86_64, its tracepoint's iterator on arm64.
-check "folded lines read outermost first: outer;...;inner COUNT" \
+ktap_check "folded lines read outermost first: outer;...;inner COUNT" \
 	'grep -qE "^[^ ;]+(;[^ ;]+)*;__schedule;__traceiter_sched_switch(;trace_event_raw_event_sched_switch)? [0-9]+$" $W/top.folded'
-check "folded of the instance counts its stacks" \
+ktap_check "folded of the instance counts its stacks" \
 	'[ "$(sum_counts $W/full.folded)" = "$(grep -c "<stack trace>" $W/full.txt)" ]'
-check "every folded stack of the map trace is in the instance's at least as often" \
+ktap_check "every folded stack of the map trace is in the instance's at least as often" \
 	'sed "s/ \([0-9]*\)$/\t\1/" $W/top.folded | awk -F"\t" "{ for (i = 0; i < \$2; i++) print \$1 }" | sort >$W/a &&
 	 sed "s/ \([0-9]*\)$/\t\1/" $W/full.folded | awk -F"\t" "{ for (i = 0; i < \$2; i++) print \$1 }" | sort >$W/b &&
 	 multiset_in $W/a $W/b'
 stackmap folded -b comm -k $W/kallsyms $dumps $W/top.txt >$W/comm.folded 2>/dev/null
 stackmap folded -b event -k $W/kallsyms $dumps $W/top.txt >$W/event.folded 2>/dev/null
-check "folded -b comm and -b event count the same stacks, prefixed" \
+ktap_check "folded -b comm and -b event count the same stacks, prefixed" \
 	'[ "$(sum_counts $W/comm.folded)" = $((cookies + fulls)) ] && [ "$(sum_counts $W/event.folded)" = $((cookies + fulls)) ] &&
 	 ! grep -vqE "^(sched_switch|sched_wakeup);" $W/event.folded && grep -q "^<idle>;" $W/comm.folded'
 last=$(sed -n 's/.*: generation \([0-9]*\), .*/\1/p' $W/rotate.log | tail -1)
-check "folded -r of the last dump counts its refs: the cookies of its generation ($last)" \
+ktap_check "folded -r of the last dump counts its refs: the cookies of its generation ($last)" \
 	'[ "$(stackmap folded -r -k $W/kallsyms -d $W/d4.bin | awk "{ s += \$NF } END { print s }")" = "$(grep -c "<stack_id [0-9]* gen $last>" $W/top.txt)" ]'
 
 # top: the most frequent stacks with their shares.
 stackmap top -n 3 -k $W/kallsyms $dumps $W/top.txt >$W/top.out 2>/dev/null
 max=$(stackmap folded -O -k $W/kallsyms $dumps $W/top.txt 2>/dev/null | awk '$NF > m { m = $NF } END { print m }')
-check "top counts all records and leads with the most frequent stack ($max)" \
+ktap_check "top counts all records and leads with the most frequent stack ($max)" \
 	'head -1 $W/top.out | grep -q "^$((cookies + fulls)) records of " && grep -q "^#1 $max records (" $W/top.out &&
 	 [ "$(grep -c "^#" $W/top.out)" = 3 ]'
 
 # flamegraph: an SVG with one box per frame.
 stackmap folded -k $W/kallsyms $dumps $W/top.txt 2>/dev/null | stackmap flamegraph -o $W/flame.svg
-check "flamegraph draws the folded stacks as SVG" \
+ktap_check "flamegraph draws the folded stacks as SVG" \
 	'head -2 $W/flame.svg | grep -q "<svg " && grep -q "<title>__schedule (" $W/flame.svg && tail -1 $W/flame.svg | grep -q "</svg>"'
 
 # Bad input: a clear error and exit 2, never a wrong stack.
@@ -207,17 +198,17 @@ cp $W/d1.bin $W/otherboot.bin
 printf '\001' | dd of=$W/otherboot.bin bs=1 seek=40 conv=notrunc 2>/dev/null
 expect_error "raw dumps of two boots (boot_id)" 2 "dumps of different boots" stackmap resolve -k $W/kallsyms -d $W/d1.bin -d $W/otherboot.bin $W/top.txt
 printf 'x-1 [000] d..2. 1.0: <stack_id 4294967297 gen %s>\n' "$(sed -n 's/^generation: //p' $T/stack_map_stat)" >$W/big.txt
-check "a slot number beyond 32 bits is no cookie, not slot 1" \
+ktap_check "a slot number beyond 32 bits is no cookie, not slot 1" \
 	'stackmap resolve -k $W/kallsyms $dumps $W/big.txt 2>$W/big.err | cmp - $W/big.txt && grep -q "resolved 0 of 0 cookies" $W/big.err'
 expect_error "rotate into a path that cannot be written" 2 "No such file" stackmap rotate -o $W/no/such/dir.bin
-check "a rotate that fails before the freeze leaves the map as it was" 'grep -qx "frozen: 0" $T/stack_map_stat'
+ktap_check "a rotate that fails before the freeze leaves the map as it was" 'grep -qx "frozen: 0" $T/stack_map_stat'
 
 # A generation no dump holds: its cookies stay marked, exit 1.
 stackmap resolve -k $W/kallsyms -d $W/d1.bin $W/top.txt >$W/partial.txt 2>$W/partial.err
 rc=$?
 g1=$(sed -n 's/.*: generation \([0-9]*\), .*/\1/p' $W/rotate.log | head -1)
 other=$(($(grep -o '<stack_id [0-9]* gen [0-9]*>' $W/top.txt | grep -vc " gen $g1>") - kernel))
-check "cookies of generations without a dump are marked, never resolved elsewhere (exit 1)" \
+ktap_check "cookies of generations without a dump are marked, never resolved elsewhere (exit 1)" \
 	'[ $rc = 1 ] && [ "$(grep -c "<stack_id [0-9]* gen [0-9]*> \[unresolved\]" $W/partial.txt)" = "$other" ] &&
 	 ! grep "<stack_id [0-9]* gen $g1>" $W/partial.txt | grep -q . && grep -q "generations no dump holds" $W/partial.err'
 
@@ -228,8 +219,8 @@ cookies() { grep -c "kernel_stack_id: *<stack_id [0-9]* gen ${2:-[0-9]*}>" "$1";
 resolve_report() {
 	stackmap resolve -k $W/kallsyms -d "$1" "$2" >"$2.resolved" 2>"$2.err"
 	rc=$?
-	detail 40 < "$2.err"
-	check "$3" '[ $rc = 0 ] && grep -q "resolved $n of $n cookies" '"$2.err"' &&
+	ktap_detail 40 < "$2.err"
+	ktap_check "$3" '[ $rc = 0 ] && grep -q "resolved $n of $n cookies" '"$2.err"' &&
 		grep -A1 "kernel_stack_id: *<stack trace>" '"$2.resolved"' | grep -q "^ => "'
 }
 
@@ -242,8 +233,8 @@ if command -v trace-cmd >/dev/null; then
 	stackmap save -o $W/tc.bin >/dev/null
 	trace-cmd report -i $W/tc.dat >$W/report.txt 2>&1
 	n=$(cookies $W/report.txt)
-	figure "trace-cmd $(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1): $n cookies in the report"
-	check "trace-cmd record + report show kernel_stack_id cookies, nothing FAILED TO PARSE" \
+	ktap_figure "trace-cmd $(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1): $n cookies in the report"
+	ktap_check "trace-cmd record + report show kernel_stack_id cookies, nothing FAILED TO PARSE" \
 		'[ "$n" -gt 0 ] && ! grep -q "FAILED TO PARSE" $W/report.txt'
 	resolve_report $W/tc.bin $W/report.txt "resolve takes trace-cmd report output"
 fi
@@ -267,22 +258,22 @@ if command -v trace-cmd >/dev/null && [ -e $I/options/stackmap ]; then
 	EOS
 	trace-cmd record -q -o $W/tcb.dat -B $B -e sched:sched_switch -O stacktrace -O stackmap \
 		sh $W/tcb.sh >$W/tcb.log 2>&1
-	detail 10 < $W/tcb.log
-	detail 10 < $W/tcb.err
+	ktap_detail 10 < $W/tcb.log
+	ktap_detail 10 < $W/tcb.err
 	gb=$(cat $W/tcb.gen 2>/dev/null)
 	trace-cmd report -i $W/tcb.dat >$W/reportb.txt 2>&1
 	n=$(cookies $W/reportb.txt)
 	nb=$(cookies $W/reportb.txt "$gb")
-	figure "trace-cmd record -B: $n cookies in the report, $nb of the instance's generation $gb"
-	check "trace-cmd record -B -O stackmap: the report holds cookies of the instance's map only" \
+	ktap_figure "trace-cmd record -B: $n cookies in the report, $nb of the instance's generation $gb"
+	ktap_check "trace-cmd record -B -O stackmap: the report holds cookies of the instance's map only" \
 		'[ -n "$gb" ] && [ "$gb" != "$gtop" ] && [ "$n" -gt 0 ] && [ "$n" = "$nb" ] && ! grep -q "FAILED TO PARSE" $W/reportb.txt'
-	check "trace-cmd record -B leaves the top-level map alone" \
+	ktap_check "trace-cmd record -B leaves the top-level map alone" \
 		'[ "$(sed -n "s/^generation: //p" $T/stack_map_stat)" = "$gtop" ] && [ "$(sed -n "s/^entries: //p" $T/stack_map_stat)" = "$etop" ]'
-	check "stackmap -i saves the instance's map" \
+	ktap_check "stackmap -i saves the instance's map" \
 		'[ "$(cat $W/tcb.rc)" = 0 ] && grep -q "generation $gb," $W/tcb.out'
 	resolve_report $W/tcb.bin $W/reportb.txt "resolve takes the -B report with the instance's dump"
 	stackmap resolve -k $W/kallsyms -d $W/tc.bin $W/reportb.txt >/dev/null 2>$W/reportb.top.err
-	check "the top level's dump resolves none of the instance's cookies" \
+	ktap_check "the top level's dump resolves none of the instance's cookies" \
 		'grep -q "resolved 0 of $n cookies" $W/reportb.top.err'
 	[ ! -d $T/instances/$B ] || rmdir $T/instances/$B
 fi
