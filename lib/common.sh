@@ -6,6 +6,8 @@ say() { printf '>>> %s\n' "$*"; }
 die() { printf 'harness: error: %s\n' "$*" >&2; exit 1; }
 
 BUILD=${BUILD:-$TOP/build}
+# The series folders (gate_series exports into a copy of its own).
+PATCHROOT=$TOP/patches
 JOBS=${JOBS:-$(nproc)}
 
 # The options of the harness (environment variables): lib/options.txt.
@@ -117,7 +119,7 @@ use_target() {
 }
 
 # use_base B: read bases/B.sh and point KT (the workspace), OBJ (its build
-# for the target), RUN (console logs and results), PATCHES and BASELINE at
+# for the target), RUN (console logs and results) and BASELINE at
 # base B. Every
 # base keeps its trees side by side under build/B/ so that an object
 # directory always finds its source at ../linux: ccache then hits across
@@ -134,8 +136,6 @@ use_base() {
 	KT=$BDIR/linux
 	OBJ=$BDIR/obj$TSUF
 	RUN=$BDIR/run$TSUF
-	PATCHROOT=${PATCHROOT:-$TOP/patches}
-	PATCHES=$PATCHROOT/$BASE
 	BASELINE=$TOP/tests/ftracetest-baseline-$BASE$TSUF.txt
 }
 
