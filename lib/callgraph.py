@@ -21,7 +21,7 @@ TOP = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("harness", ["harness"]),
     ("commands", ["lib/commands.sh"]),
-    ("plan", ["lib/fresh.sh", "lib/plan.sh", "bench/bench.sh", "bench/peers.sh"]),
+    ("plan", ["lib/fresh.sh", "lib/plan.sh", "bench/bench.sh", "bench/peers.sh", "bench/ustack.sh"]),
     ("steps", ["lib/gates.sh", "lib/gates-build.sh", "lib/litmus.sh", "lib/boot.sh", "lib/build.sh", "lib/tool.sh",
                "lib/workspace.sh", "lib/fetch.sh"]),
     ("checks", ["lib/parsertest.sh", "lib/checks.sh"]),

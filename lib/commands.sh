@@ -6,17 +6,19 @@
 # deps: everything any command installs.
 cmd_deps() { deps all; }
 
-# cmd_bench [peers]: the benchmark (bench/bench.sh), or the stack map beside
-# its peers (bench/peers.sh), which runs on the default target only: the
-# guest gets the host's perf.
+# cmd_bench [ustack|peers]: the benchmark (bench/bench.sh), the map's own
+# source timed on the host (bench/ustack.sh), or the stack map beside its
+# peers (bench/peers.sh), which runs on the default target only: the guest
+# gets the host's perf.
 cmd_bench() {
 	case "${1:-}" in
 	'') bench_run ;;
+	ustack) bench_ustack ;;
 	peers)
 		[ "$TARGET" = "${TARGETS[0]}" ] ||
 			die "'bench peers' runs on ${TARGETS[0]} only for now (got ARCH=$TARGET)"
 		bench_peers ;;
-	*) die "bench takes nothing (the benchmark) or 'peers' (got '$1')" ;;
+	*) die "bench takes nothing (the benchmark), 'ustack' or 'peers' (got '$1')" ;;
 	esac
 }
 cmd_export() { export_series; }

@@ -148,8 +148,9 @@ use_base() {
 #          check (scripts/spdxcheck.py: ply, git), on every base and target
 #          it runs
 #   full   the long tier and the gates command: sparse, Sphinx (the docs of
-#          7.3 read YAML), debootstrap for the fresh-root run
-#   bench  the benchmark's ext4 disk
+#          7.3 read YAML), debootstrap for the fresh-root run, liburcu for
+#          the TSan run of the map's own source (bench/ustack.sh)
+#   bench  the benchmark's ext4 disk; liburcu for "bench ustack"
 #   peers  the benchmark beside the peers: BPF (clang, libbpf) and perf
 #   all    every one of them (./harness deps)
 # A base whose source comes from the machine's own archive
@@ -178,9 +179,11 @@ DEPS_full=(
 	"python3-sphinx:test -x /usr/bin/sphinx-build"
 	"python3-yaml:/usr/bin/python3 -c 'import yaml'"
 	"debootstrap:test -x /usr/sbin/debootstrap"
+	"liburcu-dev:test -f /usr/include/urcu/urcu-memb.h"
 )
 DEPS_bench=(
 	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
+	"liburcu-dev:test -f /usr/include/urcu/urcu-memb.h"
 )
 DEPS_peers=(
 	"clang:command -v clang"

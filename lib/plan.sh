@@ -24,7 +24,9 @@
 #              the map's KUnit suite, allocation failures, the tracefs write
 #              fuzzer, the stackmap cases and a stress run
 #   gates      BASE_FULL_GATES (sparse, Sphinx, the per-patch bisect build,
-#              =n, i386)
+#              =n, i386, litmus)
+#   ustack     the map's own source built in user space with TSan, on a
+#              concurrent workload (bench/ustack.sh)
 #   and writes the base's line of tests/full-run.txt when nothing failed.
 # On a target other than the default one (targets/T.sh), test runs
 # plan_quick (TARGET_TEST=quick): the build, the test boot with
@@ -192,6 +194,7 @@ plan_full() {
 	plan_test
 	[ -n "${NO_DEBUG:-}" ] || plan_debug
 	[ -n "${NO_GATES:-}${GATES:-}" ] || run_gates $BASE_FULL_GATES
+	plan_ustack_tsan
 	toolfuzz_wait
 	full_record "$digest" "$t0" "$p0" "$f0" "$s0"
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The stack map's own source on the host (bench/ustack/): the workspace's
+# The stack map's own source on the host (bench/ustack/, its README): the workspace's
 # kernel/trace/trace_stackmap.c built unmodified in user space against shim
 # headers, as tools/testing/radix-tree builds lib/xarray.c. "bench_ustack"
 # times it on this machine in ns and TSC cycles (not a test: nothing fails
@@ -7,12 +7,6 @@
 # workload. Warnings are errors in both builds; one compile at a time.
 
 USTACK_SRC=$TOP/bench/ustack
-# liburcu gives the map its RCU; add this to DEPS_test to install it with
-# the rest.
-USTACK_DEP="liburcu-dev:printf '#include <urcu/urcu-memb.h>\n' | gcc -E -x c - -o /dev/null"
-
-# ustack_deps: liburcu-dev, installed as root (deps in lib/common.sh).
-ustack_deps() { deps boot "$USTACK_DEP"; }
 
 # ustack_make KSRC OUT LOG [TARGET]: one make of bench/ustack against the
 # kernel tree KSRC into OUT. Fails, with the build log on stderr, on an
@@ -34,31 +28,32 @@ ustack_build() { ustack_make "$1" "$2" build.log; }
 # ustack_tsan KSRC OUT: its TSan build, as OUT/stackmap-bench-tsan.
 ustack_tsan() { ustack_make "$1" "$2" build-tsan.log tsan; }
 
-# ustack_perf: whether perf counts cycles and instructions here, in a
-# sentence for the report; with the counts of a short run if it does.
+# ustack_perf BIN: whether perf counts cycles and instructions here, in a
+# sentence for the report; with the counts of a short run of BIN if it does.
 ustack_perf() {
 	local bin=$1 stat
 	if ! command -v perf >/dev/null; then
 		echo "perf stat: perf is not installed."
 		return
 	fi
-	stat=$(perf stat -x, -e cycles,instructions true 2>&1 >/dev/null)
+	stat=$(perf stat -x, -e cycles,instructions true 2>&1 >/dev/null) || true
 	if ! grep -q '^[0-9]' <<<"$stat"; then
 		echo "perf stat -e cycles,instructions does not work here: $(grep -m1 -o '<not [a-z ]*>' <<<"$stat" || echo "no counts") (no PMU in this machine)."
 		return
 	fi
-	stat=$(perf stat -x, -e cycles,instructions "$bin" -s 0.1 2>&1 >/dev/null)
+	stat=$(perf stat -x, -e cycles,instructions "$bin" -s 0.1 2>&1 >/dev/null) || true
 	echo "perf stat -e cycles,instructions works; a run at scale 0.1: $(awk -F, '$3 == "cycles" { c = $1 } $3 == "instructions" { i = $1 } END { if (c) printf "%d cycles, %d instructions, %.2f per cycle", c, i, i / c }' <<<"$stat")."
 }
 
 # bench_ustack: builds the benchmark into $BDIR/ustack from $KT, runs it
-# (USTACK_SCALE scales its fixed iteration counts, 1 by default: about a
-# minute), keeps its lines in $BDIR/bench/ustack.out and writes
+# (USTACK_SCALE scales its fixed iteration counts, 1 by default: 10 to 20
+# s), keeps its lines in $BDIR/bench/ustack.out and writes
 # $BDIR/bench/ustack.md, the machine and the tables, and prints it.
 bench_ustack() {
-	local out=$BDIR/ustack dir=$BDIR/bench tree="" hv
+	local out=$BDIR/ustack dir=$BDIR/bench tree="" hv ver
+	deps bench
+	workspace
 	[ -f "$KT/kernel/trace/trace_stackmap.c" ] || die "the workspace has no stack map to benchmark"
-	ustack_deps
 	ustack_build "$KT" "$out" || die "bench/ustack does not build without warnings against $KT"
 	mkdir -p "$dir"
 	say "timing kernel/trace/trace_stackmap.c in user space on CPUs 0 and 1 (bench/ustack)"
@@ -67,10 +62,11 @@ bench_ustack() {
 	git -C "$KT" rev-parse -q --verify HEAD >/dev/null 2>&1 &&
 		tree=", source tree $(git -C "$KT" rev-parse --short=12 'HEAD^{tree}')"
 	hv=$(lscpu | sed -n 's/^Hypervisor vendor: *//p')
+	ver=$(base_version "$KT") || ver=""
 	{
 		echo "# kernel/trace/trace_stackmap.c in user space"
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) on Linux $(base_version "$KT")${BASE:+ + patches/$BASE}$tree," \
+		echo "Measured $(date -u +%Y-%m-%d) on ${ver:+Linux $ver${BASE:+ + patches/$BASE}}${ver:-$KT}$tree," \
 			"built by bench/ustack (gcc $(gcc -dumpversion), -O2 and kbuild's x86_64 code generation)."
 		echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs${hv:+ of a $hv guest}," \
 			"L2 $(lscpu | sed -n 's/^L2 cache: *//p'), L3 $(lscpu | sed -n 's/^L3 cache: *//p'), kernel $(uname -r)."
@@ -90,7 +86,6 @@ bench_ustack() {
 plan_ustack_tsan() {
 	local out=$BDIR/ustack logs=$RUN/ustack-tsan rc=0 reports
 	[ -f "$KT/kernel/trace/trace_stackmap.c" ] || return 0
-	ustack_deps
 	if ! ustack_tsan "$KT" "$out"; then
 		fail "bench/ustack: the TSan build fails or warns (${out#"$TOP"/}/build-tsan.log)"
 		return 0
