@@ -206,8 +206,11 @@ export_series() {
 		n=$(git -C "$KT" rev-list --count "$from..$to")
 		[ "$n" -gt 0 ] || die "folder branch $b holds no commits"
 		mkdir -p "$tmp/new/${dir#"$PATCHROOT"/}"
-		git -C "$KT" -c core.abbrev=12 format-patch -q --cover-letter --no-signature \
-			--zero-commit --subject-prefix="$(subject_prefix)" -o "$tmp/new/${dir#"$PATCHROOT"/}" "$from..$to"
+		# The cover letter is from the series' author, whoever exports it
+		# (git takes its From: from the committer identity otherwise).
+		git -C "$KT" -c core.abbrev=12 -c user.name="$(git -C "$KT" log -1 --format=%an "$to")" \
+			-c user.email="$(git -C "$KT" log -1 --format=%ae "$to")" format-patch -q --cover-letter \
+			--no-signature --zero-commit --subject-prefix="$(subject_prefix)" -o "$tmp/new/${dir#"$PATCHROOT"/}" "$from..$to"
 		local cover=$tmp/new/${dir#"$PATCHROOT"/}/0000-cover-letter.patch
 		[ -f "$old/${dir#"$PATCHROOT"/}/0000-cover-letter.patch" ] &&
 			python3 "$TOP/lib/cover.py" "$old/${dir#"$PATCHROOT"/}/0000-cover-letter.patch" "$cover"
