@@ -14,9 +14,12 @@ build_peers() {
 		-lbpf -lelf -lz -lzstd || die "bench/peers/stackid.c does not build"
 }
 
-# peers_guest ROOT: perf and the BPF loader in the guest (boot -x).
+# peers_guest ROOT: perf and the BPF loader, in a folder ROOT that boot -x
+# copies into the guest.
 peers_guest() {
 	local r=$1
+	rm -rf "$r"
+	mkdir -p "$r/bin"
 	guest_program "$r" "$(command -v perf)" perf
 	install -D -m 755 "$BDIR/peers/stackid" "$r/peers/stackid"
 	install -D -m 644 "$BDIR/peers/stackid.bpf.o" "$r/peers/stackid.bpf.o"
@@ -34,7 +37,8 @@ bench_peers() {
 	build_modules "$obj"
 	build_peers "$BDIR/peers"
 	# Times are guest instructions, as in the benchmark (bench/bench.sh).
-	boot -q -icount -q shift=0,sleep=off -x peers_guest -T $((QEMU_TIMEOUT + 1800)) \
+	peers_guest "$BDIR/peers/root"
+	boot -q -icount -q shift=0,sleep=off -x "$BDIR/peers/root" -T $((QEMU_TIMEOUT + 1800)) \
 		peers "$obj" "$KT" kunit.enable=0 || die "the peers boot failed"
 	mkdir -p "$out"
 	{

@@ -63,11 +63,11 @@ guest_userland() {
 	fi
 }
 
-# initramfs [-t TOOL] [-x FUNC] SRC OUT [OBJ]: busybox, the guest scripts
+# initramfs [-t TOOL] [-x DIR] SRC OUT [OBJ]: busybox, the guest scripts
 # and SRC's ftracetest, trace-cmd, and the harness's modules built for the
 # kernel in OBJ (build_modules) in /lib/modules/, for the target; the
-# stackmap tool's binary TOOL as /bin/stackmap; FUNC ROOT adds what one
-# command needs more.
+# stackmap tool's binary TOOL as /bin/stackmap; what one command needs
+# more, as the folder DIR holds it (copied over the root).
 initramfs() {
 	local tool= extra= opt OPTIND=1
 	while getopts t:x: opt; do
@@ -99,7 +99,7 @@ initramfs() {
 		mkdir -p "$r/lib/modules"
 		cp "$obj"/harness-modules/*/*.ko "$r/lib/modules/"
 	fi
-	[ -z "$extra" ] || "$extra" "$r"
+	[ -z "$extra" ] || cp -a "$extra/." "$r/"
 	install -m 755 "$TOP/guest/init" "$r/init"
 	(cd "$r" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
 	rm -rf "$r"
@@ -116,7 +116,7 @@ boot_shell() {
 		-serial mon:stdio -append "console=$TARGET_CONSOLE harness.mode=shell $*"
 }
 
-# boot [-t TOOL] [-x FUNC] [-q QEMU-ARG]... [-T SECONDS] MODE OBJ SRC
+# boot [-t TOOL] [-x DIR] [-q QEMU-ARG]... [-T SECONDS] MODE OBJ SRC
 # [kernel args]: runs the guest script of MODE (GUEST_DIRS) in the kernel
 # of OBJ with an initramfs of SRC (initramfs: -t, -x), QEMU-ARGs added to
 # the target's QEMU line, killed after SECONDS (QEMU_TIMEOUT). The console

@@ -51,20 +51,27 @@ DYNAMIC = {
     "main": re.compile(r"^cmd_"),
     "run_tier": re.compile(r"^plan_(test|full|quick|target)$"),
     "run_gates": re.compile(r"^gate_"),
+    "test_boot": re.compile(r"^check_(ftracetest|stackmap_only)$"),
+    "parser_case": re.compile(r"^(guest_checks|check_(console|kunit|stackmap_only|ftracetest|kcsan|ftrace_dump|finished|tool))$"),
 }
 
 FUNC = re.compile(r"^([a-z_][a-z0-9_]*)\(\)\s*\{(.*)$")
 CMDPOS = re.compile(
-    r"(?:^|[;|&({!]|\$\(|<\(|\bthen\b|\bdo\b|\belse\b|\bif\b|\bwhile\b|\buntil\b|\|\||&&)"
-    r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*([a-z_][a-z0-9_]*)(?=[\s;)&|\"]|$)", re.M)
+    r"(?:^|[;|&({!`]|\$\(|<\(|\bthen\b|\bdo\b|\belse\b|\belif\b|\bif\b|\bwhile\b|\buntil\b|\btime\b|\|\||&&)"
+    r"\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
+    r"(?!(?:do|done|then|else|elif|fi|if|while|until|for|in|case|esac|time|local|return)\b)"
+    r"([a-z_][a-z0-9_]*)(?=[\s;)&|\"]|$)", re.M)
 HEREDOC = re.compile(r"<<-?\s*'?\"?([A-Za-z0-9_]+)")
 # No file of the harness grows past this many lines.
 MAX_LINES = 300
 # A case label ("a | b)") before the commands of its branch.
-CASELABEL = re.compile(r"^\s*[\w|*' .-]+\)\s")
+CASELABEL = re.compile(r"^\s*(?:[\w|*'\"\[\]!:. -]+)\)\s")
 SETS = re.compile(r"(?:^|[\s;(]|declare -g[aA]?\s+|read -r[a ]*\s*)([A-Z][A-Z0-9_]+)\+?=")
 READSET = re.compile(r"\bread\s+(?:-[a-z]+\s+)*((?:[A-Z][A-Z0-9_]*\s*)+)")
 USES = re.compile(r"\$\{?#?!?([A-Z][A-Z0-9_]+)")
+# Names read without a $: in arithmetic, and by [ -v NAME ].
+ARITH = re.compile(r"\$\(\((.*?)\)\)")
+VTEST = re.compile(r"-v\s+\"?([A-Z][A-Z0-9_]+)")
 
 
 def files():
@@ -78,6 +85,21 @@ def strip(line):
     return CASELABEL.sub("", re.sub(r"\s#\s.*$", "", line))
 
 
+def substitutions(line):
+    """The $(...) of a line of text, each as its own line of commands."""
+    out, i = [], line.find("$(")
+    while i >= 0:
+        depth, j = 0, i + 1
+        while j < len(line):
+            depth += {"(": 1, ")": -1}.get(line[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        out.append(line[i + 2:j])
+        i = line.find("$(", j)
+    return out
+
+
 def parse():
     defs, bodies = {}, {}
     for _, f in files():
@@ -85,10 +107,13 @@ def parse():
         depth = 0
         heredoc = None
         for raw in (TOP / f).read_text().splitlines():
-            # A here-document is text, not commands.
+            # A here-document is text, not commands, but for what it
+            # substitutes: $(...) runs.
             if heredoc:
                 if raw.strip() == heredoc:
                     heredoc = None
+                else:
+                    bodies.setdefault((f, cur), []).extend(substitutions(raw))
                 continue
             m = HEREDOC.search(raw)
             if m:
@@ -138,8 +163,11 @@ def graph():
                 names |= set(m.group(1).split())
             for n in names:
                 sets.setdefault(n, set()).add(f)
-            for m in USES.finditer(line):
-                uses.setdefault(m.group(1), set()).add(f)
+            names = {m.group(1) for m in USES.finditer(line)} | {m.group(1) for m in VTEST.finditer(line)}
+            for m in ARITH.finditer(line):
+                names |= set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", m.group(1)))
+            for n in names:
+                uses.setdefault(n, set()).add(f)
     crossing = []
     for _, f in files():
         n = len((TOP / f).read_text().splitlines())

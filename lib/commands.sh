@@ -74,7 +74,7 @@ run_tier() {
 	# The README's commands on a fresh machine (lib/fresh.sh): in "full"
 	# on the default target, unless narrowed or to another base.
 	if [ "$TIER" = full ] && [ "${ARCH_ARG:-${TARGETS[0]}}" = "${TARGETS[0]}" ] &&
-		[ -z "${NO_FRESH:-}${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}" ] &&
+		[ -z "${NO_FRESH:-}${FTRACETEST:-}${NO_DEBUG:-}${NO_GATES:-}${GATES:-}${STRESS_SECS:-}${TOOLFUZZ_SECS:-}" ] &&
 		[ "${ONLY_BASE:-$MAINLINE}" = "$MAINLINE" ]; then
 		use_target "${TARGETS[0]}"
 		say "=== the fresh-root run ($TIER)"
@@ -152,7 +152,13 @@ cmd_clean() {
 			die "${KT#"$TOP"/} has uncommitted changes; commit them (and export) first"
 		fi
 	done
-	rm -rf "$BUILD"
+	# The fresh root's mounts (a run killed before its EXIT trap leaves
+	# them): never remove through them.
+	fresh_umount "$BUILD/fresh/root"
+	local m
+	m=$(awk -v b="$(realpath -m "$BUILD")/" 'index($2, b) == 1 { print $2 }' /proc/mounts)
+	[ -z "$m" ] || die "still mounted under ${BUILD#"$TOP"/}: $m; unmount it first"
+	rm -rf --one-file-system "$BUILD"
 	say "removed build/"
 }
 

@@ -16,10 +16,12 @@
 FRESH_SUITE=bookworm
 FRESH_MIRROR=http://deb.debian.org/debian
 
-# fresh_umount ROOT: undo the mounts of fresh_mount, innermost first.
+# fresh_umount ROOT: undo the mounts of fresh_mount, innermost first (ROOT
+# as /proc/mounts names it: canonical).
 fresh_umount() {
-	local m
-	for m in $(awk -v r="$1" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r); do
+	local m r
+	r=$(realpath -m "$1")
+	for m in $(awk -v r="$r" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r); do
 		umount -l "$m" || die "fresh root: cannot unmount $m"
 	done
 }
@@ -75,6 +77,7 @@ fresh_packages() {
 fresh_cmd() {
 	local r=$1 log=$2 what=$3 rc=0
 	shift 3
+	: >"$log"
 	chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" \
 		/bin/bash -c "cd /root/stackmap && ./harness $what" </dev/null >"$log" 2>&1 &
@@ -113,7 +116,7 @@ fresh_unused() {
 	local added=$1 bad
 	bad=$(comm -12 "$added" <(
 		comm -23 <(ONLY_BASE='' ARCH_ARG='' deps_list all | sed 's/:.*//' | sort -u) \
-			<(deps_list boot | sed 's/:.*//' | sort -u)) | tr '\n' ' ')
+			<(BASE=$MAINLINE TARGET=${TARGETS[0]} deps_list boot | sed 's/:.*//' | sort -u)) | tr '\n' ' ')
 	if [ -n "$bad" ]; then
 		fail "fresh root: ./harness demo installed packages it does not use: $bad"
 	else
@@ -123,7 +126,8 @@ fresh_unused() {
 
 # plan_fresh: the fresh-root run (see the top of this file).
 plan_fresh() {
-	local f0 f t0=$SECONDS r=$BUILD/fresh/root out=$BUILD/fresh/run commit
+	local f0 f t0=$SECONDS r out=$BUILD/fresh/run commit
+	r=$(realpath -m "$BUILD/fresh/root")
 	read -r _ f0 _ < <(counts)
 	declare -gA FRESH_SECS=()
 	[ "$(id -u)" -eq 0 ] || { fail "fresh root: debootstrap and chroot need root"; return 0; }

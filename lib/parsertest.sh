@@ -65,7 +65,7 @@ parser_cases() {
 # parser_mutants [kunit]: each mutant of mutants.txt in a copy of lib/;
 # fails for a mutant that no case catches, or that changes nothing.
 parser_mutants() {
-	local kind=${1:-} file expr what tmp n=0
+	local kind=${1:-} file expr what tmp n=0 caught=0
 	while IFS=$'\t' read -r file expr what; do
 		case "$file" in '' | '#'*) continue ;; esac
 		[ "$file" = kunit ] || [ -z "$kind" ] || continue
@@ -80,11 +80,12 @@ parser_mutants() {
 		elif [ -z "$(parser_cases "$tmp/lib" "$kind")" ]; then
 			fail "parser tests: no case fails on mutant $n of lib/$file: $what"
 		else
+			caught=$((caught + 1))
 			pass
 		fi
 		rm -rf "$tmp"
 	done <"$PARSERS/mutants.txt"
-	echo "parser tests${kind:+ ($kind)}: $n mutants, each caught"
+	echo "parser tests${kind:+ ($kind)}: $caught of $n mutants caught"
 }
 
 # plan_parsertest: the cases, then the mutants, without a kernel tree.

@@ -45,6 +45,9 @@ TARGET_NMI_ARGS=
 TARGET_NMI_KCONFIG=
 # The benchmark's disk.
 TARGET_BLK=virtio-blk-pci
+# The benchmark's boots on the host's clock (CLOCK=host): the TSC at the
+# host's rate (%KHZ%), trusted, as TCG cannot calibrate it.
+TARGET_BENCH_HOST_ARGS="tsc_early_khz=%KHZ% tsc=reliable"
 # The kernel config of this target, after config/common.config: its console
 # and its unwinder.
 TARGET_KCONFIG="

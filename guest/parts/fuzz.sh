@@ -28,8 +28,8 @@ ktap_start fuzz
 # fuzz_say PASS: WHAT, fuzz_say FAIL: WHAT: a result; fuzz_say TEXT: a note.
 fuzz_say() {
 	case $1 in
-	"PASS: "*) pass "${1#PASS: }" ;;
-	"FAIL: "*) fail "${1#FAIL: }" ;;
+	"PASS: "*) ktap_pass "${1#PASS: }" ;;
+	"FAIL: "*) ktap_fail "${1#FAIL: }" ;;
 	*) echo "# $1" ;;
 	esac
 }
@@ -172,7 +172,7 @@ while read -r kind arg oct <&4; do
 			2) cat <&3 >$W/o1 ;;
 			esac
 			got=$(wc -c < $W/o1)
-			dd if=$pay bs=$sz count=1 seek=$((ktap_skip != 0)) conv=notrunc >&3 2>$W/dd.err
+			dd if=$pay bs=$sz count=1 seek=$((skip != 0)) conv=notrunc >&3 2>$W/dd.err
 			written off $? EINVAL "stack_map (read-write descriptor, at offset $((got + skip)))" $pay
 			cat <&3 >$W/o2
 		} 3<>stack_map
