@@ -179,11 +179,11 @@ DEPS_full=(
 	"python3-sphinx:test -x /usr/bin/sphinx-build"
 	"python3-yaml:/usr/bin/python3 -c 'import yaml'"
 	"debootstrap:test -x /usr/sbin/debootstrap"
-	"liburcu-dev:test -f /usr/include/urcu/urcu-memb.h"
+	"liburcu-dev:ls /usr/include/*/urcu/urcu-memb.h"
 )
 DEPS_bench=(
 	"e2fsprogs:test -x /usr/sbin/mkfs.ext4"
-	"liburcu-dev:test -f /usr/include/urcu/urcu-memb.h"
+	"liburcu-dev:ls /usr/include/*/urcu/urcu-memb.h"
 )
 DEPS_peers=(
 	"clang:command -v clang"
