@@ -158,9 +158,11 @@ plan_fresh() {
 	fi
 	fresh_umount "$r"
 	trap - EXIT
-	say "fresh root: demo installed $(cat "$out/added-demo.txt" 2>/dev/null | wc -l) packages" \
-		"($(tr '\n' ' ' <"$out/asked-demo.txt" 2>/dev/null)asked for), test $(cat "$out/added-test.txt" 2>/dev/null | wc -l)" \
-		"more (lists in ${out#"$TOP"/})"
+	if [ -f "$out/asked-demo.txt" ]; then
+		say "fresh root: demo installed $(wc -l <"$out/added-demo.txt") packages" \
+			"($(tr '\n' ' ' <"$out/asked-demo.txt")asked for)${FRESH_SECS[test]:+, test $(cat "$out/added-test.txt" 2>/dev/null | wc -l) more}" \
+			"(lists in ${out#"$TOP"/})"
+	fi
 	read -r _ f _ < <(counts)
 	[ "$f" -eq "$f0" ] || return 0
 	write_record "fresh/${TARGETS[0]}" "$commit" \
