@@ -687,25 +687,23 @@ static double diff(enum fig a, enum fig b, int d, int f, int t)
 	return figs[a][d][f][t].ns - figs[b][d][f][t].ns;
 }
 
-static void ratio_row(const char *what, enum fig a, enum fig b, int f, int t)
+/* A table row of a against b at every depth: their ratio, or their difference in ns. */
+static void compare_row(const char *what, bool as_diff, enum fig a, enum fig b, int f, int t)
 {
 	int d;
 
 	printf("| %s |", what);
-	for (d = 0; d < NR_DEPTHS; d++)
-		printf(" %.2fx |", ratio(a, b, d, f, t));
+	for (d = 0; d < NR_DEPTHS; d++) {
+		if (as_diff)
+			printf(" %+.1f ns |", diff(a, b, d, f, t));
+		else
+			printf(" %.2fx |", ratio(a, b, d, f, t));
+	}
 	putchar('\n');
 }
 
-static void diff_row(const char *what, enum fig a, enum fig b, int f, int t)
-{
-	int d;
-
-	printf("| %s |", what);
-	for (d = 0; d < NR_DEPTHS; d++)
-		printf(" %+.1f ns |", diff(a, b, d, f, t));
-	putchar('\n');
-}
+#define ratio_row(what, a, b, f, t)	compare_row(what, false, a, b, f, t)
+#define diff_row(what, a, b, f, t)	compare_row(what, true, a, b, f, t)
 
 static void print_ratio(const char *name, enum fig a, enum fig b, int f, int t)
 {
